@@ -1,0 +1,327 @@
+"""Batches of seeded deals, solved in parallel, stored in Parquet, resumable.
+
+Storage: ``OUT.parquet`` holds every finished deal of a run, one row per seed.  While a batch
+runs, each finished chunk of seeds is written atomically (temporary file, then rename) as its
+own file under ``OUT.parquet.parts/``.  When every chunk is in, the parts and any earlier
+``OUT.parquet`` are merged into a new ``OUT.parquet`` (again written aside and renamed), and the
+parts are deleted.  An interrupted batch (Ctrl-C, kill -9, power cut) therefore loses at most
+the chunks being solved at that moment; rerunning the same command skips every seed already
+stored.  Each file carries the run's identity (game, solver, rules, solver options, rules
+version) in its metadata, and a run with another identity is refused rather than mixed in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .games import get_game
+
+META_KEY = b"winnable"
+STANDARD_COLUMNS = ("seed", "game", "solver", "variant", "deal", "outcome", "score", "moves",
+                    "nodes", "seconds")
+
+
+class BatchError(ValueError):
+    """A batch cannot run as asked (the message is one line for the user)."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What makes two rows comparable: the same game, solver, rules and solver options."""
+
+    game: str
+    solver: str
+    variant: str
+    options: tuple[tuple[str, Any], ...]
+    rules_version: int
+
+    @classmethod
+    def make(cls, game: str, variant=None, solver: str | None = None,
+             options: Mapping[str, Any] | None = None) -> "RunSpec":
+        g = get_game(game)
+        solver = g.check_solver(solver)
+        rules = g.rules(variant)
+        opts = g.solver_options(solver, options)
+        return cls(g.name, solver, rules.label, tuple(sorted(opts.items())), g.rules_version)
+
+    def to_json(self) -> str:
+        return json.dumps({"game": self.game, "solver": self.solver, "variant": self.variant,
+                           "options": dict(self.options), "rules_version": self.rules_version},
+                          sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "RunSpec":
+        d = json.loads(text)
+        return cls(d["game"], d["solver"], d["variant"], tuple(sorted(d["options"].items())),
+                   d["rules_version"])
+
+    def describe(self) -> str:
+        opts = " ".join(f"{k}={v}" for k, v in self.options)
+        return (f"game {self.game}, solver {self.solver}, rules '{self.variant}'"
+                + (f", options {opts}" if opts else "") + f", rules version {self.rules_version}")
+
+    def slug(self) -> str:
+        parts = [self.game, self.solver]
+        if self.variant != "default":
+            parts.append(self.variant.replace(" ", "_").replace("=", "-").replace(",", "+"))
+        parts += [f"{k}-{v}" for k, v in self.options]
+        return "_".join(parts)
+
+
+def default_out(spec: RunSpec) -> Path:
+    return Path("runs") / f"{spec.slug()}.parquet"
+
+
+def parts_dir(out: Path) -> Path:
+    return out.with_name(out.name + ".parts")
+
+
+# --- one chunk: what a worker (local process or Dask task) does ---------------------------------
+
+def solve_chunk(spec_json: str, first: int, last: int, parts: str | None = None) -> dict:
+    """Solve seeds first..last; write them as a part file when ``parts`` is given.  Returns a
+    small report (or, with no ``parts``, the table itself under ``table``)."""
+    spec = RunSpec.from_json(spec_json)
+    game = get_game(spec.game)
+    seeds = np.arange(first, last + 1, dtype=np.int64)
+    columns = game.solve_seeds(seeds, spec.variant if spec.variant != "default" else None,
+                               spec.solver, dict(spec.options))
+    table = to_table(spec, columns, game.extra_columns)
+    report = {"first": first, "last": last, "deals": len(seeds),
+              "wins": int(np.sum(np.asarray(columns["outcome"]) == "win"))}
+    if parts is None:
+        report["table"] = table
+        return report
+    write_atomic(table, Path(parts) / f"part-{first:012d}-{last:012d}.parquet")
+    return report
+
+
+def to_table(spec: RunSpec, columns: Mapping[str, Any], extra: Sequence[str]) -> pa.Table:
+    n = len(columns["seed"])
+    data = {
+        "seed": pa.array(columns["seed"], pa.int64()),
+        "game": pa.array([spec.game] * n, pa.string()),
+        "solver": pa.array([spec.solver] * n, pa.string()),
+        "variant": pa.array([spec.variant] * n, pa.string()),
+        "deal": pa.array(columns["deal"], pa.string()),
+        "outcome": pa.array(list(columns["outcome"]), pa.string()),
+        "score": pa.array(np.asarray(columns["score"], dtype=np.int32), pa.int32()),
+        "moves": pa.array([" ".join(m) for m in columns["moves"]], pa.string()),
+        "nodes": pa.array(np.asarray(columns["nodes"], dtype=np.int64), pa.int64()),
+        "seconds": pa.array(np.asarray(columns["seconds"], dtype=np.float64), pa.float64()),
+    }
+    for name in extra:
+        data[name] = pa.array(columns[name])
+    table = pa.table(data)
+    return table.replace_schema_metadata({META_KEY: spec.to_json().encode()})
+
+
+def write_atomic(table: pa.Table, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+# --- the stored state of a run -----------------------------------------------------------------
+
+def read_spec(path: Path) -> RunSpec | None:
+    meta = pq.read_schema(path).metadata or {}
+    raw = meta.get(META_KEY)
+    return RunSpec.from_json(raw) if raw else None
+
+
+def check_compatible(spec: RunSpec, out: Path) -> None:
+    """Refuse to mix rows of another game, solver, rules or options into ``out``."""
+    found: list[tuple[Path, RunSpec | None]] = []
+    if out.exists():
+        found.append((out, _readable_spec(out)))
+    parts = parts_dir(out)
+    if (parts / "run.json").exists():
+        found.append((parts, RunSpec.from_json((parts / "run.json").read_text())))
+    for path, other in found:
+        if other is None:
+            raise BatchError(f"{path} is not a winnable run file; choose another --out")
+        if other != spec:
+            raise BatchError(
+                f"{path} holds a run with {other.describe()}; this run asks for "
+                f"{spec.describe()}: choose another --out (rows of different rules or solvers "
+                "are never mixed)")
+
+
+def _readable_spec(path: Path) -> RunSpec | None:
+    try:
+        return read_spec(path)
+    except (OSError, pa.ArrowException, KeyError, ValueError) as exc:
+        raise BatchError(f"cannot read {path} as Parquet ({exc.__class__.__name__}); choose "
+                         "another --out") from None
+
+
+def stored_seeds(out: Path) -> np.ndarray:
+    seeds = []
+    if out.exists():
+        seeds.append(pq.read_table(out, columns=["seed"])["seed"].to_numpy())
+    parts = parts_dir(out)
+    if parts.exists():
+        for part in sorted(parts.glob("part-*.parquet")):
+            first, last = (int(x) for x in part.stem.split("-")[1:3])
+            seeds.append(np.arange(first, last + 1, dtype=np.int64))
+    return np.unique(np.concatenate(seeds)) if seeds else np.empty(0, dtype=np.int64)
+
+
+def merge_parts(out: Path) -> None:
+    """Fold the finished parts into ``out`` (each seed once, sorted) and delete the parts."""
+    parts = parts_dir(out)
+    files = sorted(parts.glob("part-*.parquet")) if parts.exists() else []
+    if not files:
+        if parts.exists():
+            shutil.rmtree(parts)
+        return
+    tables = ([pq.read_table(out)] if out.exists() else []) + [pq.read_table(f) for f in files]
+    table = pa.concat_tables(tables, promote_options="default")
+    seeds = table["seed"].to_numpy()
+    _, first_index = np.unique(seeds, return_index=True)
+    table = table.take(pa.array(np.sort(first_index)))
+    table = table.sort_by("seed")
+    write_atomic(table, out)
+    shutil.rmtree(parts)
+
+
+def missing_chunks(wanted_first: int, wanted_last: int, done: np.ndarray,
+                   chunk: int) -> list[tuple[int, int]]:
+    """Runs of consecutive wanted seeds not yet done, cut into pieces of at most ``chunk``."""
+    wanted = np.arange(wanted_first, wanted_last + 1, dtype=np.int64)
+    todo = wanted[~np.isin(wanted, done)]
+    chunks = []
+    if len(todo) == 0:
+        return chunks
+    breaks = np.nonzero(np.diff(todo) != 1)[0] + 1
+    for run in np.split(todo, breaks):
+        for i in range(0, len(run), chunk):
+            piece = run[i:i + chunk]
+            chunks.append((int(piece[0]), int(piece[-1])))
+    return chunks
+
+
+# --- running a batch ---------------------------------------------------------------------------
+
+def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | None = None,
+                workers: int | None = None, out: str | os.PathLike | None = None,
+                options: Mapping[str, Any] | None = None, chunk_size: int | None = None,
+                progress: bool = True, scheduler: str | None = None) -> pd.DataFrame:
+    """Solve deals start..start+n-1 and return their rows (a DataFrame).  Rows are stored in
+    ``out`` (default ``runs/<game>_<solver>[_<rules>].parquet``); seeds already stored there
+    are not solved again."""
+    if n <= 0:
+        raise BatchError(f"--n must be at least 1, got {n}")
+    if start <= 0:
+        raise BatchError(f"--start must be at least 1 (deal numbers start at 1), got {start}")
+    spec = RunSpec.make(game, variant, solver, options)
+    g = get_game(spec.game)
+    out_path = Path(out) if out is not None else default_out(spec)
+    if out_path.suffix != ".parquet":
+        raise BatchError(f"--out must name a .parquet file, got {out_path}")
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    check_compatible(spec, out_path)
+    last = start + n - 1
+    done = stored_seeds(out_path)
+    chunk = chunk_size or g.batch_chunk
+    chunks = missing_chunks(start, last, done, chunk)
+    if chunks:
+        parts = parts_dir(out_path)
+        parts.mkdir(exist_ok=True)
+        (parts / "run.json").write_text(spec.to_json())
+        todo = sum(b - a + 1 for a, b in chunks)
+        already = n - todo
+        bar = _progress(n, already, f"{spec.game} {spec.solver}", progress)
+        try:
+            if scheduler:
+                from .distributed import run_chunks_dask
+                run_chunks_dask(scheduler, spec, chunks, parts, bar)
+            else:
+                run_chunks_local(spec, chunks, parts, workers, bar)
+        finally:
+            bar.close()
+    merge_parts(out_path)
+    return load_rows(out_path, start, last)
+
+
+def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
+                     workers: int | None, bar) -> None:
+    workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise BatchError(f"--workers must be at least 1, got {workers}")
+    spec_json = spec.to_json()
+    if workers == 1 or len(chunks) == 1:
+        for first, last in chunks:
+            report = solve_chunk(spec_json, first, last, str(parts))
+            bar.update(report["deals"])
+        return
+    # Spawned (not forked) workers: a clean interpreter each, whatever threads the caller has.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        pending = set()
+        queue = list(chunks)
+        queue.reverse()
+        try:
+            while queue or pending:
+                while queue and len(pending) < 2 * workers:
+                    first, last = queue.pop()
+                    pending.add(pool.submit(solve_chunk, spec_json, first, last, str(parts)))
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    bar.update(future.result()["deals"])
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+def load_rows(out: Path, first: int | None = None, last: int | None = None) -> pd.DataFrame:
+    filters = None
+    if first is not None and last is not None:
+        filters = [("seed", ">=", first), ("seed", "<=", last)]
+    return pq.read_table(out, filters=filters).to_pandas()
+
+
+def read_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
+    frames = []
+    for path in paths:
+        path = Path(path)
+        if not path.exists():
+            raise BatchError(f"no such file: {path}")
+        try:
+            frames.append(pq.read_table(path).to_pandas())
+        except (OSError, pa.ArrowException) as exc:
+            raise BatchError(f"cannot read {path} as Parquet ({exc.__class__.__name__})") from None
+    if not frames:
+        raise BatchError("give at least one Parquet file")
+    return pd.concat(frames, ignore_index=True)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, initial: int, label: str, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+    return tqdm(total=total, initial=initial, desc=label, unit="deal", unit_scale=True,
+                file=sys.stderr, smoothing=0.1, dynamic_ncols=True)

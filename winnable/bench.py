@@ -1,0 +1,48 @@
+"""`winnable bench`: measured speed on this machine."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .batch import solve_batch
+from .games import get_game
+
+
+def run_bench(game: str, variant=None, solver=None, options=None, n: int | None = None,
+              workers: int | None = None) -> list[str]:
+    g = get_game(game)
+    solver = g.check_solver(solver)
+    n = n or g.bench_deals
+    lines = []
+    warm = time.perf_counter()
+    g.solve_seeds(np.arange(1, 11), variant, solver, options)  # compile or load the cache
+    lines.append(f"{g.name} {solver} (rules {g.rules(variant).label}): warm-up "
+                 f"{time.perf_counter() - warm:.2f} s (Numba compilation or cache load)")
+    start = time.perf_counter()
+    columns = g.solve_seeds(np.arange(1, n + 1), variant, solver, options)
+    wall = time.perf_counter() - start
+    search = float(np.sum(columns["seconds"]))
+    nodes = float(np.sum(columns["nodes"]))
+    lines.append(f"one core, {n:,} deals (seeds 1-{n}):")
+    lines.append(f"  search only:  {n / search:,.0f} deals/s, {nodes / search:,.0f} nodes/s "
+                 f"({nodes / n:,.1f} nodes/deal)")
+    lines.append(f"  end to end:   {n / wall:,.0f} deals/s (deal, search, line of play, "
+                 "formatting)")
+    if workers:
+        times = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for w in sorted({1, workers}):
+                start = time.perf_counter()
+                solve_batch(game, n=n, variant=variant, solver=solver, options=options,
+                            workers=w, out=Path(tmp) / f"bench-{w}.parquet", progress=False)
+                times[w] = time.perf_counter() - start
+        for w, t in times.items():
+            lines.append(f"  batch of {n:,} with {w} worker{'s' if w > 1 else ''}: {t:.2f} s "
+                         f"({n / t:,.0f} deals/s, start-up and Parquet included)")
+        if workers > 1:
+            lines.append(f"  speed-up {workers} workers vs 1: {times[1] / times[workers]:.2f}x")
+    return lines

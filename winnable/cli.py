@@ -1,0 +1,204 @@
+"""Command line: a thin layer over the library API (``winnable.get_game``, ``solve_batch``,
+``summarize``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .batch import BatchError, read_runs, solve_batch
+from .cards import DealError
+from .games import GAME_NAMES, get_game
+from .stats import summarize
+from .variants import VariantError
+
+USER_ERRORS = (DealError, VariantError, BatchError)
+
+game_option = click.option("--game", "-g", required=True, metavar="GAME",
+                           help=f"one of: {', '.join(GAME_NAMES)}")
+variant_option = click.option("--variant", "-v", "variant", multiple=True, metavar="KEY=VALUE",
+                              help="a rule flag (repeatable); `winnable games` lists them")
+solver_option = click.option("--solver", "-s", default=None, metavar="SOLVER",
+                             help="solver or player (default: the game's default)")
+option_option = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+                             help="a solver option such as budget=1000000 (repeatable)")
+
+
+def parse_options(items: tuple[str, ...]) -> dict:
+    options = {}
+    for item in items:
+        if "=" not in item:
+            raise VariantError(f"option {item!r} is not key=value (e.g. budget=1000000)")
+        key, value = item.split("=", 1)
+        try:
+            options[key.strip()] = int(value)
+        except ValueError:
+            try:
+                options[key.strip()] = float(value)
+            except ValueError:
+                options[key.strip()] = value.strip()
+    return options
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="winnable")
+def cli():
+    """winnable: how often can this solitaire be won, and how well can a player do?"""
+
+
+@cli.command()
+@game_option
+@click.option("--seed", type=int, default=None, help="deal number (1, 2, ...)")
+@click.option("--deal", "deal_text", default=None,
+              help='the deck order, top card first, e.g. "AH 2D 9H ..."')
+@variant_option
+@solver_option
+@option_option
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def solve(game, seed, deal_text, variant, solver, options, as_json):
+    """Solve one deal and show the layout, outcome, score and line of play."""
+    g = get_game(game)
+    if (seed is None) == (deal_text is None):
+        raise VariantError("give exactly one of --seed N or --deal \"...\"")
+    if seed is not None and seed < 1:
+        raise VariantError(f"--seed must be at least 1 (deal numbers start at 1), got {seed}")
+    cards = g.deal(seed) if seed is not None else g.parse_deal(deal_text)
+    result = g.solve(cards, variant, solver, **parse_options(options))
+    result.seed = seed
+    if as_json:
+        data = result.to_dict()
+        data["rules"] = g.rules(variant).as_text()
+        click.echo(json.dumps(data))
+        return
+    which = f"deal {seed}" if seed is not None else "the deal given"
+    click.echo(f"{g.title}, {which} (rules: {result.variant}; solver: {result.solver})")
+    click.echo(g.layout(cards))
+    click.echo(f"deal: {result.deal}")
+    click.echo(f"outcome: {result.outcome}   score: {result.score}")
+    for key, value in result.extra.items():
+        click.echo(f"{key}: {value}")
+    click.echo(f"line of play ({len(result.moves)} moves):" if result.moves else "no moves")
+    for i, move in enumerate(result.moves, start=1):
+        click.echo(f"  {i:3}. {move}")
+    click.echo(f"{result.nodes:,} nodes in {1000 * result.seconds:.2f} ms")
+
+
+def batch_command(fn):
+    decorators = [
+        click.command(),
+        game_option,
+        click.option("--n", "n", type=int, required=True, help="number of deals"),
+        click.option("--start", type=int, default=1, show_default=True, help="first deal number"),
+        variant_option,
+        solver_option,
+        option_option,
+        click.option("--workers", "-w", type=int, default=None,
+                     help="worker processes (default: all cores)"),
+        click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Parquet file (default runs/<game>_<solver>[_<rules>].parquet); "
+                          "rerunning resumes"),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="run on a Dask distributed cluster instead of local processes"),
+        click.option("--quiet", "-q", is_flag=True, help="no progress bar"),
+    ]
+    for decorator in reversed(decorators):
+        fn = decorator(fn)
+    return fn
+
+
+def run_batch(game, n, start, variant, solver, options, workers, out, scheduler, quiet):
+    """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary."""
+    try:
+        df = solve_batch(game, n=n, start=start, variant=variant, solver=solver,
+                         workers=workers, out=out, options=parse_options(options),
+                         progress=not quiet, scheduler=scheduler)
+    except KeyboardInterrupt:
+        click.echo("interrupted: every finished chunk is kept; rerun the same command to resume",
+                   err=True)
+        sys.exit(130)
+    g = get_game(game)
+    for summary in summarize(df, g.summary_means):
+        click.echo(summary.text())
+
+
+@batch_command
+def batch(**kwargs):
+    """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary
+    (same as solve-batch)."""
+    run_batch(**kwargs)
+
+
+cli.add_command(batch, "batch")
+solve_batch_command = batch_command(run_batch)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
+def summary(files, as_csv):
+    """Print the summary of saved runs (one block per game, solver and rules)."""
+    df = read_runs(files)
+    means = tuple(dict.fromkeys(c for name in df["game"].unique()
+                                for c in get_game(name).summary_means))
+    summaries = summarize(df, means)
+    if as_csv:
+        import pandas as pd
+        click.echo(pd.DataFrame([s.as_row() for s in summaries]).to_csv(index=False), nl=False)
+        return
+    click.echo("\n\n".join(s.text() for s in summaries))
+
+
+@cli.command()
+@game_option
+@variant_option
+@solver_option
+@option_option
+@click.option("--n", "n", type=int, default=None, help="deals to time (default: game-specific)")
+@click.option("--workers", "-w", type=int, default=None,
+              help="also time a whole batch with this many workers")
+def bench(game, variant, solver, options, n, workers):
+    """Print deals/second and nodes/second on this machine (one core, after compilation)."""
+    from .bench import run_bench
+    for line in run_bench(game, variant, solver, parse_options(options), n, workers):
+        click.echo(line)
+
+
+@cli.command()
+def games():
+    """List the games, their solvers and rule flags."""
+    for name in GAME_NAMES:
+        g = get_game(name)
+        click.echo(f"{name}: {g.title}")
+        click.echo("  solvers: " + ", ".join(
+            f"{s}{' (default)' if s == g.default_solver else ''}" for s in g.solvers))
+        for flag in g.flags.values():
+            click.echo(f"  --variant {flag.name}=... (default {flag.format(flag.default)}; "
+                       f"{flag.expected}): {flag.help}")
+
+
+def _run(command) -> None:
+    try:
+        rc = command.main(standalone_mode=False, prog_name=Path(sys.argv[0]).name)
+    except USER_ERRORS as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        sys.exit(0)
+    sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def main() -> None:
+    _run(cli)
+
+
+def solve_batch_main() -> None:
+    _run(solve_batch_command)

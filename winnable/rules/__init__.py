@@ -1,0 +1,1 @@
+"""What each game is: cards, deal layout, legal moves, apply, end, score, variants."""

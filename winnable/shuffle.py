@@ -1,0 +1,89 @@
+"""The project's own deal numbering: deal n of a game is the same on every machine, forever.
+
+Algorithm (pinned by ``tests/test_shuffle.py``; changing it renumbers every deal):
+
+1. ``salt`` = 64-bit FNV-1a hash of the game's name in ASCII (``"nineball"``, ...).
+2. The generator is splitmix64 with initial state ``salt XOR n`` (all arithmetic mod 2**64):
+   ``state += 0x9E3779B97F4A7C15; z = state; z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+   z = (z ^ (z >> 27)) * 0x94D049BB133111EB; output z ^ (z >> 31)``.
+3. Start from the game's deck in canonical order (ascending card id: clubs, diamonds, hearts,
+   spades, each ace to king, then jokers), restricted to the game's cards.
+4. Fisher-Yates: for i from len-1 down to 1, draw j uniform in 0..i and swap cards i and j.
+   j is drawn without bias: draw r until r >= 2**64 mod (i+1), then j = r mod (i+1).
+5. The result, index 0 first, is the deal: its first card is the top of the deck.
+
+Games that shuffle during play (Impossible) keep drawing from the same generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def game_salt(name: str) -> int:
+    """64-bit FNV-1a hash of the game's name."""
+    h = 0xCBF29CE484222325
+    for byte in name.encode("ascii"):
+        h ^= byte
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+@njit(cache=True)
+def splitmix_next(state):
+    """Advance ``state`` (a one-element uint64 array) and return the next 64-bit output."""
+    s = state[0] + GOLDEN
+    state[0] = s
+    z = s
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def uniform_below(state, bound):
+    """An unbiased draw from 0..bound-1 (bound >= 1)."""
+    b = np.uint64(bound)
+    # 2**64 mod b, computed without 128-bit arithmetic: (2**64 - b) mod b.
+    threshold = (np.uint64(0) - b) % b
+    while True:
+        r = splitmix_next(state)
+        if r >= threshold:
+            return np.int64(r % b)
+
+
+@njit(cache=True)
+def shuffle_in_place(cards, state):
+    for i in range(cards.shape[0] - 1, 0, -1):
+        j = uniform_below(state, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+@njit(cache=True)
+def seed_state(salt, n):
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = np.uint64(salt) ^ np.uint64(n)
+    return state
+
+
+@njit(cache=True)
+def deal_into(out, deck, salt, n):
+    """Write deal number ``n`` into ``out`` and return the generator state after the shuffle."""
+    out[:] = deck
+    state = seed_state(salt, n)
+    shuffle_in_place(out, state)
+    return state
+
+
+def deal(deck: np.ndarray, salt: int, n: int) -> np.ndarray:
+    """Deal number ``n`` (n >= 1) of a game with this canonical deck and salt."""
+    out = np.empty_like(deck)
+    deal_into(out, deck, np.uint64(salt), np.uint64(n))
+    return out

@@ -1,0 +1,1 @@
+"""How to search: solvers and players for each game."""

@@ -1,0 +1,104 @@
+"""Nineball Solitaire solvers.
+
+``thoughtful``: the exact optimum with every card known.  Depth-first search over the compact
+state (rack mask and kitchen heights, see ``winnable.rules.nineball``) with a memo of the best
+score reachable from each state; at most 20 x 64 states are reachable, so every deal is solved
+completely and the outcome is never ``unknown``.  The score of a cleared rack (at least 19)
+exceeds every score without a clear (at most 17), so the best line clears the rack exactly when
+some line does: ``win`` is read off the optimal score.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import nineball as R
+
+MAX_DEPTH = R.N_CARDS + 2  # every group removes at least one card
+
+
+class Scratch:
+    """Work arrays reused from deal to deal (the memo is invalidated by a stamp, not cleared)."""
+
+    def __init__(self):
+        self.memo_value = np.zeros(R.N_STATES, dtype=np.int8)
+        self.memo_move = np.zeros(R.N_STATES, dtype=np.int16)
+        self.memo_stamp = np.zeros(R.N_STATES, dtype=np.int32)
+        self.moves = np.zeros((MAX_DEPTH, R.MAX_GROUPS), dtype=np.int16)
+        self.line = np.zeros(R.N_CARDS, dtype=np.int16)
+        self.stamp = 0
+
+    def next_stamp(self) -> int:
+        self.stamp += 1
+        if self.stamp >= 2**31 - 1:
+            self.memo_stamp[:] = 0
+            self.stamp = 1
+        return self.stamp
+
+
+@njit(cache=True)
+def thoughtful(deal, kitchen_limit, target_mask, bonus_always,
+               memo_value, memo_move, memo_stamp, stamp, moves, line):
+    """Best score of ``deal``; writes one optimal line (encoded groups) into ``line``.
+    Returns (score, number of states expanded, length of the line)."""
+    values = R.card_values(deal)
+    sums = R.rack_sums(values)
+    stack_state = np.empty(MAX_DEPTH, dtype=np.int64)
+    stack_count = np.empty(MAX_DEPTH, dtype=np.int64)
+    stack_next = np.empty(MAX_DEPTH, dtype=np.int64)
+    stack_best = np.empty(MAX_DEPTH, dtype=np.int64)
+    stack_best_move = np.empty(MAX_DEPTH, dtype=np.int64)
+
+    root = R.INITIAL_STATE
+    nodes = 1
+    stack_state[0] = root
+    stack_count[0] = R.legal_groups(root, values, sums, kitchen_limit, target_mask, moves[0])
+    stack_next[0] = 0
+    stack_best[0] = R.final_score(root, bonus_always) - R.rack_removed(root)
+    stack_best_move[0] = -1
+    sp = 1
+    while sp > 0:
+        d = sp - 1
+        state = stack_state[d]
+        if stack_next[d] < stack_count[d]:
+            group = moves[d, stack_next[d]]
+            child = R.apply_group(state, group)
+            if memo_stamp[child] == stamp:
+                value = memo_value[child] + R.popcount(group & R.FULL_RACK)
+                if value > stack_best[d]:
+                    stack_best[d] = value
+                    stack_best_move[d] = group
+                stack_next[d] += 1
+            else:
+                nodes += 1
+                stack_state[sp] = child
+                stack_count[sp] = R.legal_groups(child, values, sums, kitchen_limit,
+                                                 target_mask, moves[sp])
+                stack_next[sp] = 0
+                # Value of ending here, counted from this state on (rack cards already
+                # removed are credited along the path).
+                stack_best[sp] = R.final_score(child, bonus_always) - R.rack_removed(child)
+                stack_best_move[sp] = -1
+                sp += 1
+        else:
+            memo_stamp[state] = stamp
+            memo_value[state] = stack_best[d]
+            memo_move[state] = stack_best_move[d]
+            sp -= 1
+
+    n = 0
+    state = root
+    while memo_move[state] >= 0 and memo_stamp[state] == stamp:
+        line[n] = memo_move[state]
+        state = R.apply_group(state, memo_move[state])
+        n += 1
+    return memo_value[root], nodes, n
+
+
+def line_states(line: np.ndarray) -> list[int]:
+    """The state before each group of a line of play."""
+    states = [R.INITIAL_STATE]
+    for group in line[:-1] if len(line) else []:
+        states.append(int(R.apply_group(states[-1], int(group))))
+    return states
