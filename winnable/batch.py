@@ -98,8 +98,7 @@ def solve_chunk(spec_json: str, first: int, last: int, parts: str | None = None)
     spec = RunSpec.from_json(spec_json)
     game = get_game(spec.game)
     seeds = np.arange(first, last + 1, dtype=np.int64)
-    columns = game.solve_seeds(seeds, spec.variant if spec.variant != "default" else None,
-                               spec.solver, dict(spec.options))
+    columns = game.solve_seeds(seeds, spec.variant, spec.solver, dict(spec.options))
     table = to_table(spec, columns, game.extra_columns)
     report = {"first": first, "last": last, "deals": len(seeds),
               "wins": int(np.sum(np.asarray(columns["outcome"]) == "win"))}
@@ -229,6 +228,8 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         raise BatchError(f"--n must be at least 1, got {n}")
     if start <= 0:
         raise BatchError(f"--start must be at least 1 (deal numbers start at 1), got {start}")
+    if workers is not None and workers < 1:
+        raise BatchError(f"--workers must be at least 1, got {workers}")
     spec = RunSpec.make(game, variant, solver, options)
     g = get_game(spec.game)
     out_path = Path(out) if out is not None else default_out(spec)
@@ -239,6 +240,8 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
     last = start + n - 1
     done = stored_seeds(out_path)
     chunk = chunk_size or g.batch_chunk
+    if chunk < 1:
+        raise BatchError(f"--chunk must be at least 1, got {chunk}")
     chunks = missing_chunks(start, last, done, chunk)
     if chunks:
         parts = parts_dir(out_path)
@@ -262,8 +265,6 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
 def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
                      workers: int | None, bar) -> None:
     workers = workers or os.cpu_count() or 1
-    if workers < 1:
-        raise BatchError(f"--workers must be at least 1, got {workers}")
     spec_json = spec.to_json()
     if workers == 1 or len(chunks) == 1:
         for first, last in chunks:

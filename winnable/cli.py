@@ -102,6 +102,8 @@ def batch_command(fn):
                           "rerunning resumes"),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
                      help="run on a Dask distributed cluster instead of local processes"),
+        click.option("--chunk", type=int, default=None,
+                     help="deals per task (default: game-specific)"),
         click.option("--quiet", "-q", is_flag=True, help="no progress bar"),
     ]
     for decorator in reversed(decorators):
@@ -109,12 +111,12 @@ def batch_command(fn):
     return fn
 
 
-def run_batch(game, n, start, variant, solver, options, workers, out, scheduler, quiet):
+def run_batch(game, n, start, variant, solver, options, workers, out, scheduler, chunk, quiet):
     """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary."""
     try:
         df = solve_batch(game, n=n, start=start, variant=variant, solver=solver,
                          workers=workers, out=out, options=parse_options(options),
-                         progress=not quiet, scheduler=scheduler)
+                         chunk_size=chunk, progress=not quiet, scheduler=scheduler)
     except KeyboardInterrupt:
         click.echo("interrupted: every finished chunk is kept; rerun the same command to resume",
                    err=True)

@@ -120,6 +120,8 @@ def parse_rules(game: str, flags: Mapping[str, Flag], items: Iterable[str] | Map
         return Rules(flags, {})
     if isinstance(items, Rules):
         return items
+    if isinstance(items, str):  # a label such as "targets=9 kitchen_per_group=1" or "default"
+        items = [] if items.strip() == "default" else [items]
     pairs: list[tuple[str, Any]] = []
     if isinstance(items, Mapping):
         pairs = list(items.items())

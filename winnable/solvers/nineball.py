@@ -38,6 +38,17 @@ class Scratch:
 
 
 @njit(cache=True)
+def _value_if_ended(state, n_moves, bonus_always):
+    """The score still to come if play stops in ``state`` (rack cards already removed are
+    credited along the path).  Under the default rules play must go on while a move exists
+    (-1 makes any move better, so the line of play is a whole game); with the kitchen bonus
+    always counted, the player may stop."""
+    if n_moves > 0 and not bonus_always:
+        return -1
+    return R.final_score(state, bonus_always) - R.rack_removed(state)
+
+
+@njit(cache=True)
 def thoughtful(deal, kitchen_limit, target_mask, bonus_always,
                memo_value, memo_move, memo_stamp, stamp, moves, line):
     """Best score of ``deal``; writes one optimal line (encoded groups) into ``line``.
@@ -55,7 +66,7 @@ def thoughtful(deal, kitchen_limit, target_mask, bonus_always,
     stack_state[0] = root
     stack_count[0] = R.legal_groups(root, values, sums, kitchen_limit, target_mask, moves[0])
     stack_next[0] = 0
-    stack_best[0] = R.final_score(root, bonus_always) - R.rack_removed(root)
+    stack_best[0] = _value_if_ended(root, stack_count[0], bonus_always)
     stack_best_move[0] = -1
     sp = 1
     while sp > 0:
@@ -76,9 +87,7 @@ def thoughtful(deal, kitchen_limit, target_mask, bonus_always,
                 stack_count[sp] = R.legal_groups(child, values, sums, kitchen_limit,
                                                  target_mask, moves[sp])
                 stack_next[sp] = 0
-                # Value of ending here, counted from this state on (rack cards already
-                # removed are credited along the path).
-                stack_best[sp] = R.final_score(child, bonus_always) - R.rack_removed(child)
+                stack_best[sp] = _value_if_ended(child, stack_count[sp], bonus_always)
                 stack_best_move[sp] = -1
                 sp += 1
         else:

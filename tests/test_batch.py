@@ -1,0 +1,140 @@
+"""Batches: rows, resume after interruption, refusal to mix runs, summaries."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from winnable import get_game, solve_batch, summarize
+from winnable.batch import BatchError, missing_chunks
+from winnable.stats import wilson_interval, win_rate_interval
+
+SOLVE_BATCH = [sys.executable, "-c", "from winnable.cli import solve_batch_main; solve_batch_main()"]
+WINNABLE = [sys.executable, "-m", "winnable"]
+
+
+def test_rows_and_columns(tmp_path):
+    out = tmp_path / "nb.parquet"
+    df = solve_batch("nineball", n=50, start=3, out=out, workers=1, progress=False)
+    assert list(df["seed"]) == list(range(3, 53))
+    for column in ("seed", "deal", "outcome", "score", "moves", "nodes", "seconds", "game",
+                   "solver", "variant"):
+        assert column in df.columns
+    game = get_game("nineball")
+    one = game.solve(10)
+    row = df[df.seed == 10].iloc[0]
+    assert row.deal == one.deal and row.score == one.score and row.moves == " ".join(one.moves)
+    assert set(df.outcome) <= {"win", "loss", "unknown"}
+    assert (df.variant == "default").all() and (df.solver == "thoughtful").all()
+
+
+def test_parallel_equals_serial(tmp_path):
+    a = solve_batch("nineball", n=3000, out=tmp_path / "a.parquet", workers=1, chunk_size=500,
+                    progress=False)
+    b = solve_batch("nineball", n=3000, out=tmp_path / "b.parquet", workers=2, chunk_size=500,
+                    progress=False)
+    cols = ["seed", "deal", "outcome", "score", "moves", "nodes"]
+    pd.testing.assert_frame_equal(a[cols], b[cols])
+
+
+def test_rerun_resumes_and_extends(tmp_path):
+    out = tmp_path / "nb.parquet"
+    solve_batch("nineball", n=100, out=out, workers=1, progress=False)
+    first = pd.read_parquet(out)
+    t0 = os.path.getmtime(out)
+    again = solve_batch("nineball", n=100, out=out, workers=1, progress=False)
+    assert os.path.getmtime(out) == t0  # nothing to do, nothing rewritten
+    assert len(again) == 100
+    more = solve_batch("nineball", n=150, start=51, out=out, workers=1, progress=False)
+    assert list(more.seed) == list(range(51, 201))
+    stored = pd.read_parquet(out)
+    assert list(stored.seed) == list(range(1, 201))
+    pd.testing.assert_frame_equal(stored[stored.seed <= 100].reset_index(drop=True), first)
+
+
+def test_other_rules_or_solver_are_refused(tmp_path):
+    out = tmp_path / "nb.parquet"
+    solve_batch("nineball", n=10, out=out, workers=1, progress=False)
+    with pytest.raises(BatchError, match="holds a run with .*rules 'default'.*choose another --out"):
+        solve_batch("nineball", n=10, out=out, variant=["targets=9"], workers=1, progress=False)
+    (tmp_path / "junk.parquet").write_text("not parquet")
+    with pytest.raises(BatchError, match="cannot read"):
+        solve_batch("nineball", n=10, out=tmp_path / "junk.parquet", workers=1, progress=False)
+
+
+def _wait_for_parts(parts: Path, count: int, proc, timeout=120):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if parts.exists() and len(list(parts.glob("part-*.parquet"))) >= count:
+            return
+        if proc.poll() is not None:
+            raise AssertionError(f"batch ended early: {proc.stderr.read()}")
+        time.sleep(0.05)
+    raise AssertionError("no parts appeared")
+
+
+@pytest.mark.parametrize("how", ["kill", "interrupt"])
+def test_interrupted_batch_loses_nothing(tmp_path, how):
+    out = tmp_path / "nb.parquet"
+    n = 60000
+    cmd = SOLVE_BATCH + ["--game", "nineball", "--n", str(n), "--out", str(out), "--workers", "2",
+                         "--chunk", "500", "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    _wait_for_parts(Path(str(out) + ".parts"), 4, proc)
+    if how == "kill":
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    else:
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130
+        assert "rerun the same command to resume" in err
+        assert "Traceback" not in err
+    kept = len(list(Path(str(out) + ".parts").glob("part-*.parquet")))
+    assert kept >= 4 and not out.exists()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    df = pd.read_parquet(out)
+    assert len(df) == n and df.seed.is_unique and list(df.seed) == list(range(1, n + 1))
+    # Rows solved before and after the interruption agree with a fresh solve.
+    game = get_game("nineball")
+    sample = [1, 499, 500, 501, 2000, n]
+    cols = game.solve_seeds(np.array(sample))
+    assert list(df.set_index("seed").loc[sample, "score"]) == list(cols["score"])
+    assert "deals 60,000" in done.stdout
+
+
+def test_missing_chunks():
+    assert missing_chunks(1, 10, np.array([3, 4, 8]), 3) == [(1, 2), (5, 7), (9, 10)]
+    assert missing_chunks(1, 5, np.arange(1, 6), 3) == []
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(179, 355)
+    assert abs(low - 0.4523) < 1e-3 and abs(high - 0.5559) < 1e-3
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+
+
+def test_unknowns_widen_the_interval_both_ways():
+    point, low, high = win_rate_interval(50, 40, 10)
+    assert low == pytest.approx(wilson_interval(50, 100)[0])
+    assert high == pytest.approx(wilson_interval(60, 100)[1])
+    assert low < point < high and point == pytest.approx(50 / 90)
+
+
+def test_summary_counts(tmp_path):
+    df = solve_batch("nineball", n=200, out=tmp_path / "nb.parquet", variant=["targets=9"],
+                     workers=1, progress=False)
+    (s,) = summarize(df)
+    assert s.deals == 200 and s.wins + s.losses + s.unknowns == 200
+    assert s.wins == (df.outcome == "win").sum()
+    assert sum(s.score_counts.values()) == 200
+    assert s.win_low <= s.win_rate <= s.win_high
+    assert "targets=9" in s.text()
