@@ -45,6 +45,16 @@ def plain_deal(name: str, deck: list[int], n: int) -> list[int]:
 PINNED = {
     "nineball": [
         "5D 7D 8D 4D 8H AH 2H 3D 7H 3H 4H 9D 6H AD 6D 2D 5H 9H",
+        "3H AD 9H 9D 3D 7H 4D 4H 5H 6H 8H AH 5D 8D 6D 2H 2D 7D",
+        "5D 2H 7D 6H AH 5H 8D 3H 9D 4D 3D AD 6D 4H 7H 9H 8H 2D",
+    ],
+    "addario": [
+        "4H 4C 7S 5C 6H JS QS JC 3D 4S KS AD 2S AC AH 7H JD KC 2H QD 3S 5H JH 7D 2D 2C KD 3C 6C "
+        "QH 4D 3H 6S 6D 5D 7C QC 5S KH AS",
+        "AS 7C JH AC 4C 5C 6D QD 7S KD 3D 7D 5D 2C JC KH KC 6H QC 3C QH 4D 4S 5S 2S KS QS 3H AH "
+        "JS 2D 7H 6S 4H 6C 5H 3S AD 2H JD",
+        "3D QH 5D 4S JH 6D 7C AD 7S KD 6S JC QC QS 6C 5C 2D 5S 3H 4D 7D AH JD 4C KH 3C 7H 3S 4H "
+        "QD 2H 5H JS 2C 6H AS AC KC 2S KS",
     ],
 }
 

@@ -7,7 +7,7 @@ from functools import cache
 from ..variants import VariantError
 from .base import Game, SolveResult, SolverInfo
 
-GAME_NAMES = ("nineball",)
+GAME_NAMES = ("nineball", "addario")
 
 
 @cache
@@ -16,6 +16,9 @@ def get_game(name: str) -> Game:
     if key == "nineball":
         from .nineball import Nineball
         return Nineball()
+    if key == "addario":
+        from .addario import Addario
+        return Addario()
     raise VariantError(f"unknown game {name!r}: choose one of {', '.join(GAME_NAMES)}")
 
 

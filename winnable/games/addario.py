@@ -1,0 +1,77 @@
+"""Solitario di Addario wired to its players and solver."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..cards import CODES, code
+from ..rules import addario as R
+from ..solvers import addario as S
+from .base import Game, SolverInfo
+
+DEFAULT_BUDGET = 10_000_000
+
+
+class Addario(Game):
+    name = R.NAME
+    title = R.TITLE
+    deck = R.DECK
+    flags = R.FLAGS
+    solvers = {
+        "first": SolverInfo("first", "plays the deal as written: the first pair of the top "
+                            "tier, pairs compared by their positions in reading order"),
+        "thoughtful": SolverInfo("thoughtful", "every choice of pair searched with every card "
+                                 "known: does any sequence of choices win, and the best score",
+                                 {"budget": DEFAULT_BUDGET}),
+        "nopeek": SolverInfo("nopeek", "sees the tableau, not the deck: takes the pair after "
+                             "which the most cards can go from the table before the next "
+                             "refill"),
+    }
+    default_solver = "first"
+    batch_chunk = 10000
+    bench_deals = 50000
+
+    def layout(self, cards: np.ndarray) -> str:
+        first_row = " ".join(code(int(c)) for c in cards[:R.COLS])
+        return (f"first row: {first_row}\n"
+                f"then drawn in order: {' '.join(code(int(c)) for c in cards[R.COLS:])}")
+
+    def solve_deals(self, deals: np.ndarray, rules, solver: str,
+                    options: Mapping[str, Any]) -> dict[str, Any]:
+        cfe = bool(rules["column_free_equal"])
+        scratch = S.Scratch()
+        n = len(deals)
+        scores = np.empty(n, dtype=np.int16)
+        nodes = np.empty(n, dtype=np.int64)
+        seconds = np.empty(n, dtype=np.float64)
+        complete = np.ones(n, dtype=bool)
+        moves: list[list[str]] = []
+        budget = int(options.get("budget", DEFAULT_BUDGET))
+        line = scratch.moves
+        for k in range(n):
+            deal = deals[k]
+            start = time.perf_counter()
+            if solver == "first":
+                score, expanded, length = S.first(deal, cfe, line)
+            elif solver == "thoughtful":
+                score, expanded, length, done = S.thoughtful(
+                    deal, cfe, budget, scratch.keys, scratch.values, scratch.stamps,
+                    scratch.next_stamp(), scratch.path, line)
+                complete[k] = done
+            else:
+                score, expanded, length, used = S.nopeek(
+                    deal, cfe, scratch.keys, scratch.values, scratch.stamps,
+                    scratch.stamp + 1, scratch.path, line)
+                scratch.stamp += used + 1
+            seconds[k] = time.perf_counter() - start
+            scores[k] = score
+            nodes[k] = expanded
+            moves.append([f"{CODES[deal[m >> 6]]}+{CODES[deal[m & 63]]}" for m in line[:length]])
+        outcome = np.where(scores == R.N_CARDS, "win",
+                           np.where(complete, "loss", "unknown")).astype(object)
+        return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
+                "seconds": seconds}

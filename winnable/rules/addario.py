@@ -1,0 +1,184 @@
+"""Solitario di Addario (Ballo delle Coppie; GrimFang, c. 2000): what the game is.
+
+Rules (defaults; the README explains each, with the text's two worked examples):
+
+* 40 cards: A-7, J, Q, K of the four suits (the Italian deck: 1-7, fante, cavallo, re);
+  values A=1 ... 7=7, J=8, Q=9, K=10.  Only values matter.  Cards are drawn in deal order.
+* The tableau is rows of 4 columns, each row laid left to right over the previous one.  A card
+  is *free* when no card lies in any later row of its column.
+* Cards leave in pairs of equal value, one pair at a time, always from the highest tier that
+  has a pair, re-evaluated after every pair: (1) row pair: two free cards in the same row;
+  (2) column pair: a free card and the card right beneath it; (3) free pair: any two free cards.
+* A row left with no card disappears and is never refilled.
+* When no pair is left: if the deck has cards and a remaining row has a hole, fill every hole
+  (earliest row first, left to right); otherwise deal a new row of 4 (fewer if the deck runs
+  short).  With an empty deck and no pair the game ends.  Win: all 40 cards discarded.
+  Score: cards discarded.
+
+Flag ``column_free_equal=1``: column and free pairs form one tier (row pairs still first).
+
+Model: 4 column stacks of deck indices; a card's row is its height in its column (row 1 at
+the bottom of the stack).  Removals only take column tops and refills fill from the bottom of
+each hole upward, so columns never have gaps, and the emptied row is always the top one.
+A position (row, column) is encoded ``(row - 1) * 4 + (column - 1)``: reading order is numeric
+order.  A pair is encoded ``first_position * 64 + second_position``, so comparing encoded pairs
+compares them lexicographically.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import card_id
+from ..variants import bool_flag
+
+NAME = "addario"
+TITLE = "Solitario di Addario (Ballo delle Coppie)"
+N_CARDS = 40
+COLS = 4
+MAX_HEIGHT = 10  # new rows are dealt only onto a full tableau, and 40 cards make 10 rows
+MAX_PAIRS = 16   # at most 6 same-tier pairs among 4 tops, plus 4 column pairs
+RANKS = "A234567JQK"
+
+DECK = np.array(sorted(card_id(r, s) for s in "CDHS" for r in RANKS), dtype=np.int8)
+
+FLAGS = {
+    f.name: f
+    for f in (
+        bool_flag("column_free_equal", False,
+                  "the author's variant: column pairs and free pairs are one tier (row pairs "
+                  "still first), so the player chooses among them"),
+    )
+}
+
+# Value of each card id (0 for cards not in this deck): A-7 count 1-7, J 8, Q 9, K 10.
+CARD_VALUE = np.zeros(54, dtype=np.int64)
+for _s in range(4):
+    for _r in range(7):
+        CARD_VALUE[_s * 13 + _r] = _r + 1
+    for _offset, _r in enumerate((10, 11, 12)):
+        CARD_VALUE[_s * 13 + _r] = 8 + _offset
+
+
+@njit(cache=True)
+def card_values(deal):
+    values = np.empty(deal.shape[0], dtype=np.int64)
+    for i in range(deal.shape[0]):
+        values[i] = CARD_VALUE[deal[i]]
+    return values
+
+
+@njit(cache=True)
+def new_tableau():
+    """(columns, heights, state) where columns[c, r] is the deck index at row r + 1 of column
+    c, heights[c] the number of cards in column c, state[0] the next deck index to draw and
+    state[1] the number of cards discarded."""
+    return (np.zeros((COLS, MAX_HEIGHT), dtype=np.int64), np.zeros(COLS, dtype=np.int64),
+            np.zeros(2, dtype=np.int64))
+
+
+@njit(cache=True)
+def _add(pairs, n, pair):
+    """Insert keeping ``pairs[:n]`` sorted; returns the new count."""
+    i = n
+    while i > 0 and pairs[i - 1] > pair:
+        pairs[i] = pairs[i - 1]
+        i -= 1
+    pairs[i] = pair
+    return n + 1
+
+
+@njit(cache=True)
+def row_pairs(columns, heights, values, pairs):
+    n = 0
+    for i in range(COLS):
+        for j in range(i + 1, COLS):
+            h = heights[i]
+            if h > 0 and heights[j] == h and values[columns[i, h - 1]] == values[columns[j, h - 1]]:
+                n = _add(pairs, n, ((h - 1) * COLS + i) * 64 + (h - 1) * COLS + j)
+    return n
+
+
+@njit(cache=True)
+def column_pairs(columns, heights, values, pairs, n):
+    for c in range(COLS):
+        h = heights[c]
+        if h >= 2 and values[columns[c, h - 1]] == values[columns[c, h - 2]]:
+            n = _add(pairs, n, ((h - 2) * COLS + c) * 64 + (h - 1) * COLS + c)
+    return n
+
+
+@njit(cache=True)
+def free_pairs(columns, heights, values, pairs, n):
+    for i in range(COLS):
+        for j in range(i + 1, COLS):
+            hi = heights[i]
+            hj = heights[j]
+            if hi > 0 and hj > 0 and values[columns[i, hi - 1]] == values[columns[j, hj - 1]]:
+                a = (hi - 1) * COLS + i
+                b = (hj - 1) * COLS + j
+                n = _add(pairs, n, (a * 64 + b) if a < b else (b * 64 + a))
+    return n
+
+
+@njit(cache=True)
+def top_tier_pairs(columns, heights, values, column_free_equal, pairs):
+    """Write the pairs of the highest tier that has one into ``pairs`` (sorted); return how
+    many (0: no pair anywhere)."""
+    n = row_pairs(columns, heights, values, pairs)
+    if n:
+        return n
+    n = column_pairs(columns, heights, values, pairs, 0)
+    if n and not column_free_equal:
+        return n
+    return free_pairs(columns, heights, values, pairs, n)
+
+
+@njit(cache=True)
+def remove_pair(heights, state, pair):
+    """Both cards of a legal pair are column tops (or the top two of one column)."""
+    heights[(pair // 64) % COLS] -= 1
+    heights[(pair % 64) % COLS] -= 1
+    state[1] += 2
+
+
+@njit(cache=True)
+def refill_or_deal(columns, heights, state, n_cards):
+    """The step when no pair is left.  Returns False when the game is over (deck empty)."""
+    if state[0] >= n_cards:
+        return False
+    top = 0
+    for c in range(COLS):
+        top = max(top, heights[c])
+    holes = False
+    for c in range(COLS):
+        if heights[c] < top:
+            holes = True
+    if holes:
+        for row in range(top):
+            for c in range(COLS):
+                if heights[c] == row and state[0] < n_cards:
+                    columns[c, row] = state[0]
+                    heights[c] = row + 1
+                    state[0] += 1
+    else:
+        for c in range(COLS):
+            if state[0] < n_cards:
+                columns[c, top] = state[0]
+                heights[c] = top + 1
+                state[0] += 1
+    return True
+
+
+def pair_positions(pair: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((row, column), (row, column)), 1-based, in reading order."""
+    a, b = divmod(int(pair), 64)
+    return (a // COLS + 1, a % COLS + 1), (b // COLS + 1, b % COLS + 1)
+
+
+def rows_of(columns: np.ndarray, heights: np.ndarray, deal: np.ndarray) -> list[list[int | None]]:
+    """The tableau as rows (row 1 first) of card ids, None for an empty cell."""
+    top = int(max(heights))
+    return [[int(deal[columns[c, r]]) if heights[c] > r else None for c in range(COLS)]
+            for r in range(top)]

@@ -1,0 +1,279 @@
+"""Solitario di Addario players and solver.
+
+* ``first``: plays the deal as written: among the pairs of the top tier it takes the first
+  (pairs compared by their two positions in reading order).  The canonical as-dealt result.
+* ``thoughtful``: searches every choice of pair, with every card known.  Depth-first over the
+  positions where the top tier offers more than one pair (everything else is forced), with a
+  transposition table over the exact position (columns of deck indices and the deck pointer).
+  A line is cut short as soon as a win (40 cards) is found.  A node budget (pairs removed)
+  bounds the search: past it the deal is ``unknown`` and the score is the best line found.
+* ``nopeek``: a player who sees the tableau but not the deck.  At each choice it takes the pair
+  after which the most cards can be discarded from the cards on the table before the next
+  refill (an exact search over the visible cards only); ties go to the ``first`` order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import addario as R
+
+MAX_DEPTH = R.N_CARDS // 2 + 1
+TABLE_BITS = 16
+TABLE_SIZE = 1 << TABLE_BITS
+MAX_PROBE = 32
+KEY_WORDS = 5
+
+
+class Scratch:
+    def __init__(self):
+        self.keys = np.zeros((TABLE_SIZE, KEY_WORDS), dtype=np.int64)
+        self.values = np.zeros(TABLE_SIZE, dtype=np.int64)
+        self.stamps = np.zeros(TABLE_SIZE, dtype=np.int64)
+        self.stamp = 0
+        self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
+        self.moves = np.zeros(MAX_DEPTH, dtype=np.int64)
+
+    def next_stamp(self) -> int:
+        self.stamp += 1
+        return self.stamp
+
+
+@njit(cache=True)
+def _advance(columns, heights, state, values, n_cards, cfe, pairs, moves, n_moves):
+    """Play forced steps (a single pair in the top tier, refills, new rows) until a choice or
+    the end.  Returns (number of pairs offered: 0 at the end, >= 2 at a choice; pairs removed;
+    moves recorded so far).  ``moves`` may be empty to record nothing."""
+    removed = 0
+    while True:
+        n = R.top_tier_pairs(columns, heights, values, cfe, pairs)
+        if n == 0:
+            if not R.refill_or_deal(columns, heights, state, n_cards):
+                return 0, removed, n_moves
+        elif n == 1:
+            if moves.shape[0] > 0:
+                moves[n_moves] = _move_code(columns, pairs[0])
+                n_moves += 1
+            R.remove_pair(heights, state, pairs[0])
+            removed += 1
+        else:
+            return n, removed, n_moves
+
+
+@njit(cache=True)
+def _move_code(columns, pair):
+    """A pair as the deck indices of its two cards, in reading order: first * 64 + second."""
+    a = pair // 64
+    b = pair % 64
+    return columns[a % R.COLS, a // R.COLS] * 64 + columns[b % R.COLS, b // R.COLS]
+
+
+@njit(cache=True)
+def first(deal, cfe, moves):
+    values = R.card_values(deal)
+    columns, heights, state = R.new_tableau()
+    pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
+    n_moves = 0
+    while True:
+        n = R.top_tier_pairs(columns, heights, values, cfe, pairs)
+        if n == 0:
+            if not R.refill_or_deal(columns, heights, state, deal.shape[0]):
+                break
+        else:
+            moves[n_moves] = _move_code(columns, pairs[0])
+            n_moves += 1
+            R.remove_pair(heights, state, pairs[0])
+    return state[1], n_moves, n_moves
+
+
+@njit(cache=True)
+def _key(columns, heights, state, key):
+    for c in range(R.COLS):
+        word = 0
+        for r in range(heights[c]):
+            word = word * 64 + columns[c, r] + 1
+        key[c] = word
+    key[4] = state[0]
+
+
+@njit(cache=True)
+def _slot(key, keys, stamps, stamp, insert):
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(KEY_WORDS):
+        h = (h ^ np.uint64(key[w])) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(31)
+    i = np.int64(h >> np.uint64(64 - TABLE_BITS))
+    for _ in range(MAX_PROBE):
+        if stamps[i] != stamp:
+            return i if insert else -1
+        same = True
+        for w in range(KEY_WORDS):
+            if keys[i, w] != key[w]:
+                same = False
+                break
+        if same:
+            return i
+        i = (i + 1) & (TABLE_SIZE - 1)
+    return -1
+
+
+@njit(cache=True)
+def _push(sp, columns, heights, state, n, key, C, H, S, count, nxt, best, slot,
+          keys, table_values, stamps, stamp):
+    """Open a choice point on the search stack; its table slot is claimed at once (value -1
+    until solved).  Returns the new stack size."""
+    C[sp] = columns
+    H[sp] = heights
+    S[sp] = state
+    count[sp] = n
+    nxt[sp] = 0
+    best[sp] = -1
+    s = _slot(key, keys, stamps, stamp, True)
+    slot[sp] = s
+    if s >= 0:
+        stamps[s] = stamp
+        keys[s, :] = key
+        table_values[s] = -1
+    return sp + 1
+
+
+@njit(cache=True)
+def search(columns0, heights0, state0, values, n_cards, cfe, budget,
+           keys, table_values, stamps, stamp, best_path):
+    """Best number of cards discarded from the given position over every choice of pair.
+    Returns (best, nodes, complete, path length); ``best_path`` holds the choice (index into
+    the sorted top-tier pairs) at each choice point of a best line."""
+    C = np.empty((MAX_DEPTH, R.COLS, R.MAX_HEIGHT), dtype=np.int64)
+    H = np.empty((MAX_DEPTH, R.COLS), dtype=np.int64)
+    S = np.empty((MAX_DEPTH, 2), dtype=np.int64)
+    P = np.empty((MAX_DEPTH, R.MAX_PAIRS), dtype=np.int64)
+    count = np.empty(MAX_DEPTH, dtype=np.int64)
+    nxt = np.empty(MAX_DEPTH, dtype=np.int64)
+    best = np.empty(MAX_DEPTH, dtype=np.int64)
+    slot = np.empty(MAX_DEPTH, dtype=np.int64)
+    key = np.empty(KEY_WORDS, dtype=np.int64)
+    no_moves = np.empty(0, dtype=np.int64)
+    columns = columns0.copy()
+    heights = heights0.copy()
+    state = state0.copy()
+
+    n, nodes, _ = _advance(columns, heights, state, values, n_cards, cfe, P[0], no_moves, 0)
+    if n == 0:
+        return state[1], nodes, True, 0
+    global_best = -1
+    path_len = 0
+    _key(columns, heights, state, key)
+    s = _slot(key, keys, stamps, stamp, False)
+    if s >= 0 and table_values[s] >= 0:
+        # Already solved (a later call for the same position); its line is not kept.
+        return table_values[s], nodes, True, 0
+    complete = True
+    sp = _push(0, columns, heights, state, n, key, C, H, S, count, nxt, best, slot,
+               keys, table_values, stamps, stamp)
+    while sp > 0:
+        d = sp - 1
+        if nxt[d] < count[d] and best[d] < n_cards and nodes < budget:
+            choice = nxt[d]
+            nxt[d] += 1
+            columns[:, :] = C[d]
+            heights[:] = H[d]
+            state[:] = S[d]
+            R.remove_pair(heights, state, P[d, choice])
+            nodes += 1
+            n, removed, _ = _advance(columns, heights, state, values, n_cards, cfe, P[sp],
+                                     no_moves, 0)
+            nodes += removed
+            if n == 0:
+                value = state[1]
+                if value > global_best:
+                    global_best = value
+                    for k in range(sp):
+                        best_path[k] = nxt[k] - 1
+                    path_len = sp
+                if value > best[d]:
+                    best[d] = value
+                continue
+            _key(columns, heights, state, key)
+            s = _slot(key, keys, stamps, stamp, False)
+            if s >= 0:
+                if table_values[s] > best[d]:
+                    best[d] = table_values[s]
+                continue
+            sp = _push(sp, columns, heights, state, n, key, C, H, S, count, nxt, best, slot,
+                       keys, table_values, stamps, stamp)
+            continue
+        else:
+            if nxt[d] < count[d] and best[d] < n_cards:
+                complete = False  # budget spent with choices left unexplored
+            if complete and slot[d] >= 0:
+                table_values[slot[d]] = best[d]
+            sp -= 1
+            if sp > 0 and best[d] > best[sp - 1]:
+                best[sp - 1] = best[d]
+    return global_best, nodes, complete, path_len
+
+
+@njit(cache=True)
+def play_line(deal, cfe, path, path_len, moves):
+    """Replay a line given by its choices at the choice points; returns (score, moves)."""
+    values = R.card_values(deal)
+    columns, heights, state = R.new_tableau()
+    pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
+    n_moves = 0
+    k = 0
+    while True:
+        n, _, n_moves = _advance(columns, heights, state, values, deal.shape[0], cfe, pairs,
+                                 moves, n_moves)
+        if n == 0:
+            return state[1], n_moves
+        choice = path[k] if k < path_len else 0
+        k += 1
+        moves[n_moves] = _move_code(columns, pairs[choice])
+        n_moves += 1
+        R.remove_pair(heights, state, pairs[choice])
+
+
+@njit(cache=True)
+def thoughtful(deal, cfe, budget, keys, table_values, stamps, stamp, path, moves):
+    values = R.card_values(deal)
+    columns, heights, state = R.new_tableau()
+    best, nodes, complete, path_len = search(columns, heights, state, values, deal.shape[0],
+                                             cfe, budget, keys, table_values, stamps, stamp,
+                                             path)
+    score, n_moves = play_line(deal, cfe, path, path_len, moves)
+    return score, nodes, n_moves, complete
+
+
+@njit(cache=True)
+def nopeek(deal, cfe, keys, table_values, stamps, first_stamp, path, moves):
+    """Returns (score, nodes, moves, stamps used)."""
+    values = R.card_values(deal)
+    columns, heights, state = R.new_tableau()
+    pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
+    n_moves = 0
+    nodes = 0
+    stamp = first_stamp
+    while True:
+        n, removed, n_moves = _advance(columns, heights, state, values, deal.shape[0], cfe,
+                                       pairs, moves, n_moves)
+        nodes += removed
+        if n == 0:
+            return state[1], nodes, n_moves, stamp - first_stamp
+        best_choice = 0
+        best_value = -1
+        for choice in range(n):
+            h = heights.copy()
+            s = state.copy()
+            R.remove_pair(h, s, pairs[choice])
+            # The deck is unknown: search the table as if it were empty (n_cards = drawn).
+            value, used, _, _ = search(columns, h, s, values, state[0], cfe, 1 << 40, keys,
+                                       table_values, stamps, stamp, path)
+            nodes += used + 1
+            if value > best_value:
+                best_value = value
+                best_choice = choice
+        stamp += 1
+        moves[n_moves] = _move_code(columns, pairs[best_choice])
+        n_moves += 1
+        R.remove_pair(heights, state, pairs[best_choice])
