@@ -7,7 +7,7 @@ from functools import cache
 from ..variants import VariantError
 from .base import Game, SolveResult, SolverInfo
 
-GAME_NAMES = ("nineball", "addario")
+GAME_NAMES = ("nineball", "addario", "chinese")
 
 
 @cache
@@ -19,6 +19,9 @@ def get_game(name: str) -> Game:
     if key == "addario":
         from .addario import Addario
         return Addario()
+    if key == "chinese":
+        from .chinese import Chinese
+        return Chinese()
     raise VariantError(f"unknown game {name!r}: choose one of {', '.join(GAME_NAMES)}")
 
 

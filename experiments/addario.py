@@ -1,0 +1,17 @@
+"""Solitario di Addario: as dealt (first), best choices (thoughtful) and the no-peek player,
+under both tier rules.  Writes results/addario/summary.{csv,md}."""
+
+from common import arguments, run_all
+
+NOTES = """
+`first` plays each deal as written (the first pair of the top tier); `thoughtful` searches every
+choice of pair with every card known (an upper bound); `nopeek` sees only the table.
+`column_free_equal=1` is the author's variant (column and free pairs form one tier).
+"""
+
+if __name__ == "__main__":
+    args = arguments(1_000_000, __doc__)
+    runs = [("addario", solver, variant)
+            for variant in ({}, {"column_free_equal": True})
+            for solver in ("first", "thoughtful", "nopeek")]
+    run_all(runs, args, "addario/summary", "Solitario di Addario: win rates", NOTES)

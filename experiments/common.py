@@ -1,0 +1,36 @@
+"""Shared by the experiment scripts: run batches, then write their summary tables."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from winnable import get_game, solve_batch, summarize
+from winnable.batch import RunSpec
+from winnable.report import summary_table, write_tables
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def arguments(default_n: int, description: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--n", type=int, default=default_n, help="deals per run")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--runs-dir", default=str(ROOT / "runs"),
+                        help="where per-deal Parquet files go (not committed)")
+    parser.add_argument("--results-dir", default=str(ROOT / "results"))
+    return parser.parse_args()
+
+
+def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: str, title: str,
+            notes: str = "") -> None:
+    """Solve deals 1..n for each (game, solver, rules) and write results/<stem>.csv and .md."""
+    summaries = []
+    for game, solver, variant in runs:
+        spec = RunSpec.make(game, variant, solver)
+        df = solve_batch(game, n=args.n, variant=variant, solver=solver, workers=args.workers,
+                         out=Path(args.runs_dir) / f"{spec.slug()}_n{args.n}.parquet")
+        summaries += summarize(df, get_game(game).summary_means)
+        print(summaries[-1].text(), flush=True)
+    table = summary_table(summaries)
+    write_tables(table, Path(args.results_dir) / stem, title, notes)

@@ -1,0 +1,69 @@
+"""Chinese Solitaire wired to its solvers."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..cards import code
+from ..rules import chinese as R
+from ..solvers import chinese as S
+from .base import Game, SolverInfo
+
+OUTCOME_NAMES = {S.LOSS: "loss", S.WIN: "win", S.UNKNOWN: "unknown"}
+
+
+class Chinese(Game):
+    name = R.NAME
+    title = R.TITLE
+    deck = R.DECK
+    flags = R.FLAGS
+    solvers = {
+        "thoughtful": SolverInfo(
+            "thoughtful",
+            "depth-first search with every card known; `unknown` past the node budget",
+            {"budget": S.DEFAULT_BUDGET, "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1}),
+    }
+    default_solver = "thoughtful"
+    batch_chunk = 50
+    bench_deals = 500
+
+    def layout(self, cards: np.ndarray) -> str:
+        lines = ["piles (bottom card first; face-down cards in brackets):"]
+        for p in range(R.PILES):
+            pile = cards[7 * p:7 * p + 7]
+            shown = [f"[{code(int(c))}]" if i < R.FACE_DOWN[p] else code(int(c))
+                     for i, c in enumerate(pile)]
+            lines.append(f"  t{p + 1}: " + " ".join(shown))
+        lines.append("stock (onto t1, t2, t3): "
+                     + " ".join(code(int(c)) for c in cards[R.STOCK_FIRST:]))
+        return "\n".join(lines)
+
+    def solve_deals(self, deals: np.ndarray, rules, solver: str,
+                    options: Mapping[str, Any]) -> dict[str, Any]:
+        easy = bool(rules["easy"])
+        sequence = rules["blocks"] == "sequence"
+        budget = int(options["budget"])
+        prune = bool(int(options["prune"]))
+        scratch = S.Scratch(float(options["memory_mb"]))
+        n = len(deals)
+        outcome = np.empty(n, dtype=object)
+        scores = np.empty(n, dtype=np.int16)
+        nodes = np.empty(n, dtype=np.int64)
+        seconds = np.empty(n, dtype=np.float64)
+        moves: list[list[str]] = []
+        for k in range(n):
+            start = time.perf_counter()
+            result, score, expanded, length = S.thoughtful(
+                deals[k], easy, sequence, prune, budget, scratch.table_a, scratch.table_b,
+                scratch.table_stamp, scratch.next_stamp(), scratch.line)
+            seconds[k] = time.perf_counter() - start
+            outcome[k] = OUTCOME_NAMES[int(result)]
+            scores[k] = score
+            nodes[k] = expanded
+            moves.append([R.format_move(int(m)) for m in scratch.line[:length]])
+        return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
+                "seconds": seconds}

@@ -1,0 +1,57 @@
+"""Tables of results for `results/`: CSV for machines, Markdown for people."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from .stats import Summary
+
+
+def reproduce_command(s: Summary) -> str:
+    """The command that reproduces a summary's run (deals 1..N)."""
+    flags = "".join(f" --variant {kv}" for kv in s.variant.split()) if s.variant != "default" else ""
+    start = f" --start {s.first_seed}" if s.first_seed not in (None, 1) else ""
+    return f"solve-batch --game {s.game} --solver {s.solver} --n {s.deals}{start}{flags}"
+
+
+def summary_table(summaries: Iterable[Summary]) -> pd.DataFrame:
+    return pd.DataFrame([{**s.as_row(), "command": reproduce_command(s)} for s in summaries])
+
+
+def markdown(df: pd.DataFrame, columns: dict[str, str]) -> str:
+    """A Markdown table of the chosen columns (name -> header)."""
+    lines = ["| " + " | ".join(columns.values()) + " |",
+             "|" + "---|" * len(columns)]
+    for _, row in df.iterrows():
+        lines.append("| " + " | ".join(str(row[c]) for c in columns) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def headline(df: pd.DataFrame) -> pd.DataFrame:
+    """Win rates and mean scores as printable text with their intervals."""
+    out = pd.DataFrame({
+        "game": df["game"], "solver": df["solver"], "rules": df["variant"],
+        "deals": df["deals"].map(lambda n: f"{n:,}"),
+        "win rate (95% CI)": [f"{100 * p:.3f}% [{100 * lo:.3f}, {100 * hi:.3f}]"
+                              for p, lo, hi in zip(df.win_rate, df.win_low, df.win_high)],
+        "unknown": df["unknowns"],
+        "mean score (95% CI)": [f"{m:.3f} [{lo:.3f}, {hi:.3f}]"
+                                for m, lo, hi in zip(df.mean_score, df.score_low, df.score_high)],
+    })
+    if "command" in df.columns:
+        out["command"] = df["command"].map(lambda c: f"`{c}`")
+    return out
+
+
+def write_tables(df: pd.DataFrame, stem: str | Path, title: str, notes: str = "") -> None:
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(stem.with_suffix(".csv"), index=False)
+    table = headline(df)
+    text = f"# {title}\n\n" + markdown(table, {c: c for c in table.columns})
+    if notes:
+        text += "\n" + notes.strip() + "\n"
+    stem.with_suffix(".md").write_text(text)

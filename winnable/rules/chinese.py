@@ -1,0 +1,221 @@
+"""Chinese Solitaire (James Jonte; program by Randy Rasa): what the game is.
+
+Rules (defaults; see the README for the sources behind each):
+
+* 52 cards.  Deck card i (1-based, i <= 49) goes to pile ceil(i/7) at height (i-1) mod 7 from
+  the bottom.  Piles 1-7 have 0, 0, 0, 3, 4, 5, 6 face-down cards at the bottom; the rest are
+  face up.  Cards 50-52 are the stock.
+* Tableau move: any face-up card may be moved together with all cards on top of it, whatever
+  their order, onto the top card of another pile that is one rank higher and of the other
+  colour.  Spaces: only a king (with the cards on top of it); ``easy=1``: any card.
+* Foundations by suit, A to K, from the top card of a pile; cards never come back.
+* Stock: once, at any time, its three cards go face up onto piles 1, 2, 3 (card 50 onto pile 1),
+  empty piles included.
+* A face-down card turns face up when it becomes the top of its pile.  Nothing else is automatic.
+* Win: all 52 cards on the foundations.  Score: cards on the foundations.
+
+Flags: ``easy`` (any card to a space), ``blocks=sequence`` (only cards already built down in
+alternating colours move together, as in Klondike).
+
+State (flat integer arrays, mutated in place by ``apply_move`` and restored by ``undo_move``):
+``cards[p, i]`` card id at height i of pile p (bottom first), ``length[p]``, ``down[p]``
+(face-down cards at the bottom), ``found[s]`` (cards on the foundation of suit s, i.e. the rank
+index it needs next), ``misc[0]`` 1 once the stock is dealt, ``misc[1]`` cards on foundations.
+A move is ``kind << 24 | source << 16 | target << 8 | count`` with kind 0 = tableau, 1 =
+foundation, 2 = stock; piles are 0-based inside, 1-based in the notation ``tI-tJxN``,
+``tI-f``, ``stock``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..variants import bool_flag, choice_flag
+
+NAME = "chinese"
+TITLE = "Chinese Solitaire"
+N_CARDS = 52
+PILES = 7
+CAPACITY = 64
+FACE_DOWN = np.array([0, 0, 0, 3, 4, 5, 6], dtype=np.int64)
+STOCK_FIRST = 49
+KING = 12
+
+TABLEAU, FOUNDATION, STOCK = 0, 1, 2
+
+DECK = np.arange(52, dtype=np.int8)
+
+FLAGS = {
+    f.name: f
+    for f in (
+        bool_flag("easy", False, "easy mode: any card (with the cards on it) may move to a space; "
+                  "the default takes only kings"),
+        choice_flag("blocks", "any", ("any", "sequence"),
+                    "any: a face-up card moves with everything on it, in any order; sequence: "
+                    "only cards built down in alternating colours move together (Klondike)"),
+    )
+}
+
+
+@njit(cache=True)
+def rank(card):
+    return card % 13
+
+
+@njit(cache=True)
+def suit(card):
+    return card // 13
+
+
+@njit(cache=True)
+def red(card):
+    s = card // 13
+    return s == 1 or s == 2
+
+
+@njit(cache=True)
+def builds_on(card, target):
+    """Can ``card`` be placed on ``target`` (one rank lower, other colour)?"""
+    return rank(target) == rank(card) + 1 and red(card) != red(target)
+
+
+@njit(cache=True)
+def encode(kind, source, target, count):
+    return (kind << 24) | (source << 16) | (target << 8) | count
+
+
+@njit(cache=True)
+def new_state(deal):
+    cards = np.zeros((PILES, CAPACITY), dtype=np.int64)
+    length = np.zeros(PILES, dtype=np.int64)
+    down = np.zeros(PILES, dtype=np.int64)
+    found = np.zeros(4, dtype=np.int64)
+    misc = np.zeros(2, dtype=np.int64)
+    for i in range(STOCK_FIRST):
+        p = i // 7
+        cards[p, i % 7] = deal[i]
+        length[p] += 1
+    for p in range(PILES):
+        down[p] = FACE_DOWN[p]
+    return cards, length, down, found, misc
+
+
+@njit(cache=True)
+def sequence_start(cards, length, down, p):
+    """Lowest height from which the cards of pile p up to its top are built down in
+    alternating colours (the top card alone always is)."""
+    i = length[p] - 1
+    while i - 1 >= down[p] and builds_on(cards[p, i], cards[p, i - 1]):
+        i -= 1
+    return i
+
+
+@njit(cache=True)
+def can_move(cards, length, down, source, height, target, easy, sequence_blocks):
+    """Is moving the cards of ``source`` from ``height`` up onto ``target`` legal?"""
+    if source == target or height < down[source] or height >= length[source]:
+        return False
+    if sequence_blocks and height < sequence_start(cards, length, down, source):
+        return False
+    card = cards[source, height]
+    if length[target] == 0:
+        return easy or rank(card) == KING
+    return builds_on(card, cards[target, length[target] - 1])
+
+
+@njit(cache=True)
+def can_found(cards, length, found, source):
+    if length[source] == 0:
+        return False
+    card = cards[source, length[source] - 1]
+    return found[suit(card)] == rank(card)
+
+
+@njit(cache=True)
+def legal_moves(cards, length, down, found, misc, easy, sequence_blocks, out):
+    """Every legal move, unordered and unpruned (the rules; solvers order and prune)."""
+    n = 0
+    for p in range(PILES):
+        if can_found(cards, length, found, p):
+            out[n] = encode(FOUNDATION, p, 0, 1)
+            n += 1
+    for p in range(PILES):
+        for h in range(down[p], length[p]):
+            for q in range(PILES):
+                if can_move(cards, length, down, p, h, q, easy, sequence_blocks):
+                    out[n] = encode(TABLEAU, p, q, length[p] - h)
+                    n += 1
+    if misc[0] == 0:
+        out[n] = encode(STOCK, 0, 0, 3)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def apply_move(cards, length, down, found, misc, deal, move):
+    """Play a legal move; returns the token ``undo_move`` needs: bit 0 set if a face-down card
+    turned up, and for a foundation move the suit in the bits above."""
+    kind = move >> 24
+    source = (move >> 16) & 255
+    token = 0
+    if kind == TABLEAU:
+        target = (move >> 8) & 255
+        count = move & 255
+        start = length[source] - count
+        for i in range(count):
+            cards[target, length[target] + i] = cards[source, start + i]
+        length[target] += count
+        length[source] = start
+    elif kind == FOUNDATION:
+        card = cards[source, length[source] - 1]
+        found[suit(card)] += 1
+        misc[1] += 1
+        length[source] -= 1
+        token = suit(card) << 1
+    else:
+        for p in range(3):
+            cards[p, length[p]] = deal[STOCK_FIRST + p]
+            length[p] += 1
+        misc[0] = 1
+        return 0
+    if length[source] > 0 and length[source] == down[source]:
+        down[source] -= 1
+        token |= 1
+    return token
+
+
+@njit(cache=True)
+def undo_move(cards, length, down, found, misc, move, token):
+    kind = move >> 24
+    source = (move >> 16) & 255
+    if kind == STOCK:
+        for p in range(3):
+            length[p] -= 1
+        misc[0] = 0
+        return
+    if token & 1:
+        down[source] += 1
+    if kind == TABLEAU:
+        target = (move >> 8) & 255
+        count = move & 255
+        start = length[target] - count
+        for i in range(count):
+            cards[source, length[source] + i] = cards[target, start + i]
+        length[source] += count
+        length[target] = start
+    else:
+        s = token >> 1
+        found[s] -= 1
+        misc[1] -= 1
+        cards[source, length[source]] = s * 13 + found[s]
+        length[source] += 1
+
+
+def format_move(move: int) -> str:
+    kind, source, target, count = move >> 24, (move >> 16) & 255, (move >> 8) & 255, move & 255
+    if kind == TABLEAU:
+        return f"t{source + 1}-t{target + 1}x{count}"
+    if kind == FOUNDATION:
+        return f"t{source + 1}-f"
+    return "stock"

@@ -1,0 +1,243 @@
+"""Chinese Solitaire: the thoughtful solver (every card known).
+
+Depth-first search with apply/undo over the compact state of ``winnable.rules.chinese``, and a
+transposition table of the positions already reached (128-bit fingerprints; a table of fixed
+size set by ``memory_mb``; when a probe window is full the home slot is overwritten, which
+costs only repeated work, never a wrong answer: a position is skipped only if it is on the
+current path or was searched completely without a win).  A deal is ``win`` when a winning line
+is found (it is returned and replayed by the tests), ``loss`` when the whole reachable space was
+searched without one, and ``unknown`` when the node budget or the depth cap ran out first.
+
+Pruning (all switched off by ``prune=False``; the tests check on random deals that the results
+agree with and without it):
+
+1. Safe moves to foundation, once the stock has been dealt.  A top card c of rank r may go up at
+   once, as the only move tried, if both foundations of the other colour hold every card below
+   rank r.  Proof: take any winning line from the position; play c up first, then the same
+   line with every move of c alone dropped and c removed from every block it is part of.
+   (i) No card can ever be put on c: the cards that build on c (the other colour, rank r-1)
+   are all on foundations and never come back, and the stock, the only other way a card lands
+   on a pile, is gone.  So c stays the top card of whatever pile it is in, every block that
+   contains c has c as its top card, and removing c from a block leaves the block's bottom card,
+   its legality (also for ``blocks=sequence``: a run minus its top card is a run) and its
+   target unchanged.  (ii) A pile that c alone occupies is, without c, empty, which accepts
+   everything a pile topped by c accepts (nothing, by (i)) and more.  (iii) Foundations of other
+   suits are untouched and c's own suit only gains.  So every move of the line stays legal and
+   the line still wins.  Before the stock is dealt this fails (the stock may land on c, and c
+   may then carry that card somewhere no other card could), so no move is forced then.
+2. Equivalent spaces: a block that may go to a space is tried on one empty pile per class of
+   interchangeable piles (all piles once the stock is dealt; piles 4-7 before, since the stock
+   lands on piles 1, 2, 3 by name), and a whole pile is not moved to a space of its own class
+   (that only renames piles).
+3. Symmetric positions: the fingerprint ignores the order of interchangeable piles (the same
+   classes), so positions that differ only by the naming of such piles are searched once.
+
+Move order: moves that turn a face-down card, then moves to foundation, then other tableau
+moves, then the stock.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import chinese as R
+
+MAX_DEPTH = 1024
+MAX_MOVES = 512
+PROBE = 16
+ENTRY_BYTES = 20
+DEFAULT_BUDGET = 2_000_000
+DEFAULT_MEMORY_MB = 64
+
+LOSS, WIN, UNKNOWN = 0, 1, 2
+
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def table_entries(memory_mb: float) -> int:
+    entries = 1 << 10
+    while entries * 2 * ENTRY_BYTES <= memory_mb * 2**20:
+        entries *= 2
+    return entries
+
+
+class Scratch:
+    def __init__(self, memory_mb: float = DEFAULT_MEMORY_MB):
+        entries = table_entries(memory_mb)
+        self.table_a = np.zeros(entries, dtype=np.uint64)
+        self.table_b = np.zeros(entries, dtype=np.uint64)
+        self.table_stamp = np.zeros(entries, dtype=np.int32)
+        self.stamp = 0
+        self.line = np.zeros(MAX_DEPTH, dtype=np.int64)
+
+    def next_stamp(self) -> int:
+        self.stamp += 1
+        if self.stamp >= 2**31 - 1:
+            self.table_stamp[:] = 0
+            self.stamp = 1
+        return self.stamp
+
+
+@njit(cache=True)
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * M1
+    z = (z ^ (z >> np.uint64(27))) * M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def interchangeable(p, stock_dealt):
+    """Piles whose names no longer matter: all once the stock is dealt, 4-7 before."""
+    return stock_dealt or p >= 3
+
+
+@njit(cache=True)
+def fingerprint(cards, length, down, misc, symmetric):
+    a = np.uint64(misc[0]) * GOLDEN
+    b = np.uint64(misc[0] + 7) * M1
+    for p in range(R.PILES):
+        h1 = np.uint64(down[p] + 1) * GOLDEN
+        h2 = np.uint64(down[p] + 3) * M2
+        for i in range(length[p]):
+            c = np.uint64(cards[p, i] + 1)
+            h1 = _mix(h1 ^ c)
+            h2 = _mix(h2 + c * GOLDEN)
+        if symmetric and interchangeable(p, misc[0] == 1):
+            a += _mix(h1 ^ M2)
+            b += _mix(h2 ^ M1)
+        else:
+            a += _mix(h1 ^ (np.uint64(p + 1) * M1))
+            b += _mix(h2 ^ (np.uint64(p + 1) * GOLDEN))
+    return a, b
+
+
+@njit(cache=True)
+def seen_before(a, b, table_a, table_b, table_stamp, stamp):
+    """True if the fingerprint is in the table; otherwise records it and returns False."""
+    mask = table_a.shape[0] - 1
+    home = np.int64(a & np.uint64(mask))
+    for probe in range(PROBE):
+        j = (home + probe) & mask
+        if table_stamp[j] != stamp:
+            table_a[j] = a
+            table_b[j] = b
+            table_stamp[j] = stamp
+            return False
+        if table_a[j] == a and table_b[j] == b:
+            return True
+    table_a[home] = a
+    table_b[home] = b
+    table_stamp[home] = stamp
+    return False
+
+
+@njit(cache=True)
+def safe_to_foundation(card, found):
+    r = R.rank(card)
+    if R.red(card):
+        return found[0] >= r and found[3] >= r
+    return found[1] >= r and found[2] >= r
+
+
+@njit(cache=True)
+def _add_block_moves(cards, length, down, misc, p, low, high, easy, sequence_blocks, prune,
+                     out, n):
+    """Tableau moves of pile p from heights low..high-1, with the space rules of the pruning."""
+    stock_dealt = misc[0] == 1
+    for h in range(low, high):
+        for q in range(R.PILES):
+            if not R.can_move(cards, length, down, p, h, q, easy, sequence_blocks):
+                continue
+            if prune and length[q] == 0:
+                if interchangeable(q, stock_dealt):
+                    # Only the first empty pile of the class, and never a whole pile to a space
+                    # of its own class.
+                    first = True
+                    for r in range(3 if not stock_dealt else 0, q):
+                        if length[r] == 0 and r != p:
+                            first = False
+                    if not first:
+                        continue
+                    if h == 0 and interchangeable(p, stock_dealt):
+                        continue
+            out[n] = R.encode(R.TABLEAU, p, q, length[p] - h)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune, out):
+    if prune and misc[0] == 1:
+        for p in range(R.PILES):
+            if R.can_found(cards, length, found, p) and safe_to_foundation(
+                    cards[p, length[p] - 1], found):
+                out[0] = R.encode(R.FOUNDATION, p, 0, 1)
+                return 1
+    n = 0
+    for p in range(R.PILES):
+        if down[p] > 0:
+            n = _add_block_moves(cards, length, down, misc, p, down[p], down[p] + 1, easy,
+                                 sequence_blocks, prune, out, n)
+    for p in range(R.PILES):
+        if R.can_found(cards, length, found, p):
+            out[n] = R.encode(R.FOUNDATION, p, 0, 1)
+            n += 1
+    for p in range(R.PILES):
+        low = down[p] + 1 if down[p] > 0 else 0
+        n = _add_block_moves(cards, length, down, misc, p, low, length[p], easy,
+                             sequence_blocks, prune, out, n)
+    if misc[0] == 0:
+        out[n] = R.encode(R.STOCK, 0, 0, 3)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def thoughtful(deal, easy, sequence_blocks, prune, budget, table_a, table_b, table_stamp,
+               stamp, line):
+    """Returns (outcome, best score, nodes, line length); a won line is written to ``line``."""
+    cards, length, down, found, misc = R.new_state(deal)
+    moves = np.empty((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
+    count = np.zeros(MAX_DEPTH, dtype=np.int64)
+    nxt = np.zeros(MAX_DEPTH, dtype=np.int64)
+    token = np.zeros(MAX_DEPTH, dtype=np.int64)
+    a, b = fingerprint(cards, length, down, misc, prune)
+    seen_before(a, b, table_a, table_b, table_stamp, stamp)
+    count[0] = ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune,
+                             moves[0])
+    best = 0
+    nodes = 0
+    complete = True
+    depth = 0
+    while depth >= 0:
+        if nxt[depth] < count[depth]:
+            if nodes >= budget:
+                complete = False
+                break
+            move = moves[depth, nxt[depth]]
+            nxt[depth] += 1
+            token[depth] = R.apply_move(cards, length, down, found, misc, deal, move)
+            line[depth] = move
+            nodes += 1
+            if misc[1] > best:
+                best = misc[1]
+                if best == R.N_CARDS:
+                    return WIN, best, nodes, depth + 1
+            a, b = fingerprint(cards, length, down, misc, prune)
+            if seen_before(a, b, table_a, table_b, table_stamp, stamp) or depth + 1 >= MAX_DEPTH:
+                if depth + 1 >= MAX_DEPTH:
+                    complete = False
+                R.undo_move(cards, length, down, found, misc, move, token[depth])
+                continue
+            depth += 1
+            nxt[depth] = 0
+            count[depth] = ordered_moves(cards, length, down, found, misc, easy,
+                                         sequence_blocks, prune, moves[depth])
+        else:
+            depth -= 1
+            if depth >= 0:
+                R.undo_move(cards, length, down, found, misc, line[depth], token[depth])
+    return (LOSS if complete else UNKNOWN), best, nodes, 0
