@@ -22,7 +22,7 @@ State (flat integer arrays, mutated in place by ``apply_move`` and restored by `
 (face-down cards at the bottom), ``found[s]`` (cards on the foundation of suit s, i.e. the rank
 index it needs next), ``misc[0]`` 1 once the stock is dealt, ``misc[1]`` cards on foundations.
 A move is ``kind << 24 | source << 16 | target << 8 | count`` with kind 0 = tableau, 1 =
-foundation, 2 = stock; piles are 0-based inside, 1-based in the notation ``tI-tJxN``,
+foundation, 2 = stock (solvers may tag higher bits, which the rules ignore); piles are 0-based inside, 1-based in the notation ``tI-tJxN``,
 ``tI-f``, ``stock``.
 """
 
@@ -156,7 +156,7 @@ def legal_moves(cards, length, down, found, misc, easy, sequence_blocks, out):
 def apply_move(cards, length, down, found, misc, deal, move):
     """Play a legal move; returns the token ``undo_move`` needs: bit 0 set if a face-down card
     turned up, and for a foundation move the suit in the bits above."""
-    kind = move >> 24
+    kind = (move >> 24) & 255
     source = (move >> 16) & 255
     token = 0
     if kind == TABLEAU:
@@ -187,7 +187,7 @@ def apply_move(cards, length, down, found, misc, deal, move):
 
 @njit(cache=True)
 def undo_move(cards, length, down, found, misc, move, token):
-    kind = move >> 24
+    kind = (move >> 24) & 255
     source = (move >> 16) & 255
     if kind == STOCK:
         for p in range(3):
@@ -213,7 +213,8 @@ def undo_move(cards, length, down, found, misc, move, token):
 
 
 def format_move(move: int) -> str:
-    kind, source, target, count = move >> 24, (move >> 16) & 255, (move >> 8) & 255, move & 255
+    kind, source, target, count = ((move >> 24) & 255, (move >> 16) & 255, (move >> 8) & 255,
+                                   move & 255)
     if kind == TABLEAU:
         return f"t{source + 1}-t{target + 1}x{count}"
     if kind == FOUNDATION:

@@ -51,6 +51,7 @@ DEFAULT_BUDGET = 2_000_000
 DEFAULT_MEMORY_MB = 64
 
 LOSS, WIN, UNKNOWN = 0, 1, 2
+SWAP = 1 << 32  # tag of a parent swap (see pruning rule 4)
 
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
@@ -95,9 +96,14 @@ def interchangeable(p, stock_dealt):
 
 
 @njit(cache=True)
-def fingerprint(cards, length, down, misc, symmetric):
+def fingerprint(cards, length, down, misc, symmetric, freed):
     a = np.uint64(misc[0]) * GOLDEN
     b = np.uint64(misc[0] + 7) * M1
+    if freed >= 0:
+        # A position that must use the freed card next is a different search node.
+        y = np.uint64(cards[freed, length[freed] - 1] + 1)
+        a ^= _mix(y * M2)
+        b ^= _mix(y * GOLDEN + M1)
     for p in range(R.PILES):
         h1 = np.uint64(down[p] + 1) * GOLDEN
         h2 = np.uint64(down[p] + 3) * M2
@@ -144,7 +150,7 @@ def safe_to_foundation(card, found):
 
 @njit(cache=True)
 def _add_block_moves(cards, length, down, misc, p, low, high, easy, sequence_blocks, prune,
-                     out, n):
+                     out, n, swaps_only=False):
     """Tableau moves of pile p from heights low..high-1, with the space rules of the pruning."""
     stock_dealt = misc[0] == 1
     for h in range(low, high):
@@ -163,13 +169,52 @@ def _add_block_moves(cards, length, down, misc, p, low, high, easy, sequence_blo
                         continue
                     if h == 0 and interchangeable(p, stock_dealt):
                         continue
-            out[n] = R.encode(R.TABLEAU, p, q, length[p] - h)
+            move = R.encode(R.TABLEAU, p, q, length[p] - h)
+            if prune and h > down[p] and R.builds_on(cards[p, h], cards[p, h - 1]):
+                move |= SWAP
+            elif swaps_only:
+                continue
+            out[n] = move
             n += 1
     return n
 
 
 @njit(cache=True)
-def ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune, out):
+def twin(card):
+    """The other card of the same rank and colour."""
+    return (3 - R.suit(card)) * 13 + R.rank(card)
+
+
+@njit(cache=True)
+def uses_of(cards, length, down, found, easy, sequence_blocks, p, out):
+    """After a parent swap freed the top card y of pile p: the moves that use y (y to its
+    foundation, or the other card that builds on y, with the cards on it, onto y)."""
+    n = 0
+    if R.can_found(cards, length, found, p):
+        out[n] = R.encode(R.FOUNDATION, p, 0, 1)
+        n += 1
+    y = cards[p, length[p] - 1]
+    for r in range(R.PILES):
+        for h in range(down[r], length[r]):
+            if R.builds_on(cards[r, h], y) and R.can_move(cards, length, down, r, h, p, easy,
+                                                           sequence_blocks):
+                out[n] = R.encode(R.TABLEAU, r, p, length[r] - h)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune, freed, out):
+    if freed >= 0:
+        n = uses_of(cards, length, down, found, easy, sequence_blocks, freed, out)
+        if misc[0] == 0:
+            # Before the stock: the stock, or another parent swap, may come first.
+            for p in range(R.PILES):
+                n = _add_block_moves(cards, length, down, misc, p, down[p] + 1, length[p],
+                                     easy, sequence_blocks, prune, out, n, True)
+            out[n] = R.encode(R.STOCK, 0, 0, 3)
+            n += 1
+        return n
     if prune and misc[0] == 1:
         for p in range(R.PILES):
             if R.can_found(cards, length, found, p) and safe_to_foundation(
@@ -196,19 +241,62 @@ def ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune
 
 
 @njit(cache=True)
+def evaluate(cards, length, down, misc):
+    """Heuristic worth of a position, for move ordering only (higher first)."""
+    score = 4 * misc[1]
+    for p in range(R.PILES):
+        score -= 6 * down[p]
+        if length[p] == 0:
+            score += 2
+        for h in range(down[p] + 1, length[p]):
+            if not R.builds_on(cards[p, h], cards[p, h - 1]):
+                score -= 1
+    return score
+
+
+@njit(cache=True)
+def sort_by_worth(cards, length, down, found, misc, deal, moves, n, worth):
+    for i in range(n):
+        token = R.apply_move(cards, length, down, found, misc, deal, moves[i])
+        worth[i] = evaluate(cards, length, down, misc)
+        R.undo_move(cards, length, down, found, misc, moves[i], token)
+    for i in range(1, n):  # stable insertion sort, best first
+        m = moves[i]
+        w = worth[i]
+        j = i
+        while j > 0 and worth[j - 1] < w:
+            moves[j] = moves[j - 1]
+            worth[j] = worth[j - 1]
+            j -= 1
+        moves[j] = m
+        worth[j] = w
+
+
+@njit(cache=True)
 def thoughtful(deal, easy, sequence_blocks, prune, budget, table_a, table_b, table_stamp,
                stamp, line):
     """Returns (outcome, best score, nodes, line length); a won line is written to ``line``."""
     cards, length, down, found, misc = R.new_state(deal)
+    return search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune, budget,
+                  table_a, table_b, table_stamp, stamp, line)
+
+
+@njit(cache=True)
+def search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune, budget,
+           table_a, table_b, table_stamp, stamp, line):
+    """The search from any position (the state arrays are restored on return)."""
+    if misc[1] == R.N_CARDS:
+        return WIN, misc[1], 0, 0
     moves = np.empty((MAX_DEPTH, MAX_MOVES), dtype=np.int64)
     count = np.zeros(MAX_DEPTH, dtype=np.int64)
     nxt = np.zeros(MAX_DEPTH, dtype=np.int64)
     token = np.zeros(MAX_DEPTH, dtype=np.int64)
-    a, b = fingerprint(cards, length, down, misc, prune)
+    worth = np.zeros(MAX_MOVES, dtype=np.int64)
+    a, b = fingerprint(cards, length, down, misc, prune, -1)
     seen_before(a, b, table_a, table_b, table_stamp, stamp)
-    count[0] = ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune,
+    count[0] = ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune, -1,
                              moves[0])
-    best = 0
+    best = misc[1]
     nodes = 0
     complete = True
     depth = 0
@@ -216,6 +304,8 @@ def thoughtful(deal, easy, sequence_blocks, prune, budget, table_a, table_b, tab
         if nxt[depth] < count[depth]:
             if nodes >= budget:
                 complete = False
+                for d in range(depth - 1, -1, -1):
+                    R.undo_move(cards, length, down, found, misc, line[d], token[d])
                 break
             move = moves[depth, nxt[depth]]
             nxt[depth] += 1
@@ -225,8 +315,11 @@ def thoughtful(deal, easy, sequence_blocks, prune, budget, table_a, table_b, tab
             if misc[1] > best:
                 best = misc[1]
                 if best == R.N_CARDS:
+                    for d in range(depth, -1, -1):
+                        R.undo_move(cards, length, down, found, misc, line[d], token[d])
                     return WIN, best, nodes, depth + 1
-            a, b = fingerprint(cards, length, down, misc, prune)
+            freed = ((move >> 16) & 255) if move & SWAP else -1
+            a, b = fingerprint(cards, length, down, misc, prune, freed)
             if seen_before(a, b, table_a, table_b, table_stamp, stamp) or depth + 1 >= MAX_DEPTH:
                 if depth + 1 >= MAX_DEPTH:
                     complete = False
@@ -235,7 +328,10 @@ def thoughtful(deal, easy, sequence_blocks, prune, budget, table_a, table_b, tab
             depth += 1
             nxt[depth] = 0
             count[depth] = ordered_moves(cards, length, down, found, misc, easy,
-                                         sequence_blocks, prune, moves[depth])
+                                         sequence_blocks, prune, freed, moves[depth])
+            if count[depth] > 1:
+                sort_by_worth(cards, length, down, found, misc, deal, moves[depth],
+                              count[depth], worth)
         else:
             depth -= 1
             if depth >= 0:

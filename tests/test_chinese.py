@@ -1,0 +1,195 @@
+"""The Chinese Solitaire engine and solver against the plain-Python reference."""
+
+import random
+
+import numpy as np
+import pytest
+
+from tests.reference import chinese_ref as ref
+from winnable import get_game
+from winnable.cards import CODES, parse_card
+from winnable.rules import chinese as R
+from winnable.solvers import chinese as S
+
+GAME = get_game("chinese")
+RULES = [(False, "any"), (True, "any"), (False, "sequence"), (True, "sequence")]
+
+
+def engine_view(cards, length, down, found, misc, deal):
+    piles = tuple(tuple((CODES[cards[p, h]], bool(h >= down[p])) for h in range(length[p]))
+                  for p in range(R.PILES))
+    stock = () if misc[0] else tuple(CODES[c] for c in deal[R.STOCK_FIRST:])
+    return ref.State(piles=piles, foundations=tuple(int(f) for f in found), stock=stock)
+
+
+@pytest.mark.parametrize("easy, blocks", RULES)
+def test_moves_and_states_match_reference_along_random_play(easy, blocks):
+    rng = random.Random(hash((easy, blocks)) % 1000)
+    out = np.zeros(S.MAX_MOVES, dtype=np.int64)
+    for _ in range(150):
+        codes = ref.random_deal(rng)
+        deal = np.array([parse_card(c) for c in codes], dtype=np.int8)
+        cards, length, down, found, misc = R.new_state(deal)
+        state = ref.initial_state(codes)
+        for _ in range(120):
+            assert engine_view(cards, length, down, found, misc, deal) == state
+            n = R.legal_moves(cards, length, down, found, misc, easy, blocks == "sequence", out)
+            engine = {R.format_move(int(m)): int(m) for m in out[:n]}
+            assert len(engine) == n
+            expected = ref.legal_moves(state, easy, blocks)
+            assert sorted(engine) == sorted(expected)
+            if not expected:
+                break
+            move = rng.choice(expected)
+            token = R.apply_move(cards, length, down, found, misc, deal, engine[move])
+            state = ref.apply_move(state, move, easy, blocks)
+            if rng.random() < 0.1:  # undo restores exactly
+                before = engine_view(cards, length, down, found, misc, deal)
+                R.undo_move(cards, length, down, found, misc, engine[move], token)
+                R.apply_move(cards, length, down, found, misc, deal, engine[move])
+                assert engine_view(cards, length, down, found, misc, deal) == before
+
+
+@pytest.mark.parametrize("easy", [False, True])
+def test_wins_replay_with_the_reference(easy):
+    wins = 0
+    for seed in range(1, 41):
+        result = GAME.solve(seed, {"easy": easy}, budget=20_000)
+        assert result.outcome in ("win", "loss", "unknown")
+        if result.outcome == "win":
+            wins += 1
+            assert ref.replay(result.deal.split(), result.moves, easy) == 52
+            assert result.score == 52
+        else:
+            assert result.moves == [] and 0 <= result.score < 52
+    assert wins >= 10
+
+
+@pytest.mark.parametrize("easy", [False, True])
+def test_sequence_blocks_whole_deals_agree_with_reference(easy):
+    # With Klondike-style blocks the reachable space of a whole deal is small: the reference's
+    # plain search settles each deal, and the solver must agree.
+    decided = 0
+    for seed in range(1, 31):
+        result = GAME.solve(seed, {"easy": easy, "blocks": "sequence"})
+        assert result.outcome != "unknown"
+        if result.outcome == "win":
+            assert ref.replay(result.deal.split(), result.moves, easy, "sequence") == 52
+        expected, _ = ref.solve(result.deal.split(), easy, "sequence", 20_000)
+        if expected != "unknown":
+            decided += 1
+            assert result.outcome == expected
+    assert decided >= 20
+
+
+def reduced_position(rng, cards_left):
+    """A deal with part of each suit already on its foundation (a random split leaving about
+    ``cards_left`` cards in play): small enough to search completely.  The cards still in play
+    keep their places; redrawn until the stock holds only cards in play."""
+    while True:
+        left = [rng.randint(0, 13) for _ in range(4)]  # cards of each suit still in play
+        if abs(sum(left) - cards_left) > 2:
+            continue
+        on_foundation = [13 - n for n in left]
+        codes = ref.random_deal(rng)
+        deal = np.array([parse_card(c) for c in codes], dtype=np.int8)
+        if all(R.rank(int(c)) >= on_foundation[R.suit(int(c))] for c in deal[R.STOCK_FIRST:]):
+            break
+    cards, length, down, found, misc = R.new_state(deal)
+    for p in range(R.PILES):
+        kept = [(int(cards[p, h]), h < down[p]) for h in range(length[p])
+                if R.rank(int(cards[p, h])) >= on_foundation[R.suit(int(cards[p, h]))]]
+        length[p] = len(kept)
+        for h, (c, _) in enumerate(kept):
+            cards[p, h] = c
+        down[p] = sum(hidden for _, hidden in kept)
+        if length[p] and down[p] == length[p]:
+            down[p] -= 1
+    found[:] = on_foundation
+    misc[1] = sum(on_foundation)
+    return deal, (cards, length, down, found, misc)
+
+
+def reference_outcome(state, easy, blocks):
+    """The reference's plain depth-first search, from any position."""
+    seen = {state}
+    stack = [(state, ref.legal_moves(state, easy, blocks))]
+    while stack:
+        current, moves = stack[-1]
+        if not moves:
+            stack.pop()
+            continue
+        child = ref.apply_move(current, moves.pop(), easy, blocks)
+        if ref.is_won(child):
+            return "win"
+        if child not in seen:
+            seen.add(child)
+            stack.append((child, ref.legal_moves(child, easy, blocks)))
+    return "loss"
+
+
+@pytest.mark.parametrize("easy, blocks, cards_left, min_losses", [
+    (False, "any", 14, 10), (False, "sequence", 20, 10), (True, "sequence", 13, 1),
+    # Easy mode with few cards left is (nearly) always won, so only wins are compared here;
+    # lost easy deals are checked against strict mode on whole deals below.
+    (True, "any", 8, 0)])
+def test_pruning_agrees_with_plain_search_on_reduced_deals(easy, blocks, cards_left, min_losses):
+    """Every pruning rule checked: on positions small enough to search completely, the solver
+    with pruning, without it, and (where small) the reference's plain search agree."""
+    rng = random.Random(1000 + 10 * easy + (blocks == "sequence"))
+    scratch = S.Scratch(64)
+    line = np.zeros(S.MAX_DEPTH, dtype=np.int64)
+    names = {S.WIN: "win", S.LOSS: "loss", S.UNKNOWN: "unknown"}
+    outcomes = {"win": 0, "loss": 0}
+    for i in range(150):
+        deal, arrays = reduced_position(rng, cards_left + i % 3 - 1)
+        results = []
+        for prune in (True, False):
+            copies = tuple(a.copy() for a in arrays)
+            result, score, nodes, length = S.search(
+                deal, *copies, easy, blocks == "sequence", prune, 3 * 10**6, scratch.table_a,
+                scratch.table_b, scratch.table_stamp, scratch.next_stamp(), line)
+            # The search restores the position.
+            assert engine_view(*copies, deal) == engine_view(*arrays, deal)
+            assert (copies[3] == arrays[3]).all() and (copies[4] == arrays[4]).all()
+            results.append((names[int(result)], nodes))
+            if result == S.WIN:
+                state = engine_view(*arrays, deal)
+                for m in line[:length]:
+                    state = ref.apply_move(state, R.format_move(int(m)), easy, blocks)
+                assert ref.is_won(state)
+        (pruned, _), (plain, plain_nodes) = results
+        assert pruned != "unknown"
+        if plain == "unknown":
+            continue
+        assert pruned == plain
+        if plain_nodes <= 3000:
+            assert reference_outcome(engine_view(*arrays, deal), easy, blocks) == plain
+        outcomes[plain] += 1
+    # Enough positions settled both ways, and both kinds of answer among them.
+    assert outcomes["win"] >= 20 and outcomes["loss"] >= min_losses, outcomes
+
+
+def test_rule_set_implication_holds_on_whole_deals():
+    # Won in strict => won in easy; lost in easy => lost in strict.
+    # (The same statement read both ways: a strict win with an easy loss would break both.)
+    for seed in range(1, 61):
+        strict = GAME.solve(seed, budget=50_000)
+        easy = GAME.solve(seed, {"easy": True}, budget=50_000)
+        assert not (strict.outcome == "win" and easy.outcome == "loss"), seed
+        # Won with sequence blocks => won with any blocks.
+        seq = GAME.solve(seed, {"blocks": "sequence"}, budget=50_000)
+        assert not (seq.outcome == "win" and strict.outcome == "loss"), seed
+
+
+def test_budget_means_unknown_not_loss():
+    result = GAME.solve(10, budget=1000)
+    assert result.outcome == "unknown" and result.nodes <= 1000
+
+
+def test_layout_and_notation():
+    text = GAME.layout(GAME.deal(1))
+    assert text.count("[") == 18 and "stock (onto t1, t2, t3)" in text
+    assert R.format_move(int(R.encode(R.TABLEAU, 2, 4, 3))) == "t3-t5x3"
+    assert R.format_move(int(R.encode(R.FOUNDATION, 6, 0, 1))) == "t7-f"
+    assert R.format_move(int(R.encode(R.STOCK, 0, 0, 3))) == "stock"
