@@ -239,7 +239,7 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
     check_compatible(spec, out_path)
     last = start + n - 1
     done = stored_seeds(out_path)
-    chunk = chunk_size or g.batch_chunk
+    chunk = chunk_size or g.chunk_size(spec.solver)
     if chunk < 1:
         raise BatchError(f"--chunk must be at least 1, got {chunk}")
     chunks = missing_chunks(start, last, done, chunk)

@@ -7,7 +7,7 @@ from functools import cache
 from ..variants import VariantError
 from .base import Game, SolveResult, SolverInfo
 
-GAME_NAMES = ("nineball", "addario", "chinese")
+GAME_NAMES = ("nineball", "addario", "chinese", "impossible")
 
 
 @cache
@@ -22,6 +22,9 @@ def get_game(name: str) -> Game:
     if key == "chinese":
         from .chinese import Chinese
         return Chinese()
+    if key == "impossible":
+        from .impossible import Impossible
+        return Impossible()
     raise VariantError(f"unknown game {name!r}: choose one of {', '.join(GAME_NAMES)}")
 
 

@@ -41,7 +41,7 @@ class Addario(Game):
                 f"then drawn in order: {' '.join(code(int(c)) for c in cards[R.COLS:])}")
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any]) -> dict[str, Any]:
+                    options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
         cfe = bool(rules["column_free_equal"])
         scratch = S.Scratch()
         n = len(deals)

@@ -125,11 +125,16 @@ class Game:
         return known
 
     def solve_deals(self, deals: np.ndarray, rules: Rules, solver: str,
-                    options: Mapping[str, Any]) -> dict[str, Any]:
+                    options: Mapping[str, Any], seeds: np.ndarray | None = None) -> dict[str, Any]:
         """Solve each row of ``deals``; return columns ``outcome, score, moves, nodes, seconds``
         plus ``extra_columns`` (lists or arrays, one entry per deal; ``moves`` is a list of
-        lists of move strings)."""
+        lists of move strings).  ``seeds`` (the deal numbers, when known) matter only to games
+        that draw random numbers during play."""
         raise NotImplementedError
+
+    def chunk_size(self, solver: str) -> int:
+        """Deals per batch task for this solver."""
+        return self.batch_chunk
 
     def solve(self, deal: np.ndarray | str | int, variant=None, solver: str | None = None,
               **options: Any) -> SolveResult:
@@ -145,7 +150,8 @@ class Game:
         rules = self.rules(variant)
         solver = self.check_solver(solver)
         opts = self.solver_options(solver, options)
-        columns = self.solve_deals(cards[None, :], rules, solver, opts)
+        columns = self.solve_deals(cards[None, :], rules, solver, opts,
+                                   None if seed is None else np.array([seed], dtype=np.int64))
         extra = {k: _scalar(columns[k][0]) for k in self.extra_columns}
         return SolveResult(
             game=self.name, seed=seed, deal=self.format_deal(cards), variant=rules.label,
@@ -162,7 +168,7 @@ class Game:
         solver = self.check_solver(solver)
         opts = self.solver_options(solver, options)
         deals = self.deals(seeds)
-        columns = self.solve_deals(deals, rules, solver, opts)
+        columns = self.solve_deals(deals, rules, solver, opts, seeds)
         columns["seed"] = seeds
         columns["deal"] = self.format_deals(deals)
         return columns

@@ -43,7 +43,7 @@ class Chinese(Game):
         return "\n".join(lines)
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any]) -> dict[str, Any]:
+                    options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
         easy = bool(rules["easy"])
         sequence = rules["blocks"] == "sequence"
         budget = int(options["budget"])

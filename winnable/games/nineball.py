@@ -38,7 +38,7 @@ class Nineball(Game):
                 for state, group in zip(S.line_states(line), line)]
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any]) -> dict[str, Any]:
+                    options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
         kitchen_limit, target_mask, bonus_always = R.rule_params(rules)
         scratch = S.Scratch()
         n = len(deals)

@@ -1,0 +1,119 @@
+"""Impossible: the engine's random player against the plain-Python reference (statistically,
+since the deck is reshuffled during play), determinism, and the players' fairness."""
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.reference import impossible_ref as ref
+from winnable import get_game
+from winnable.cards import parse_card
+from winnable.rules import impossible as R
+from winnable.shuffle import seed_state
+from winnable.solvers import impossible as S
+
+GAME = get_game("impossible")
+Z99 = 2.5758293035489004
+
+SETTINGS = [
+    {},
+    {"fifteen": "unlimited"},
+    {"fifteen": "off"},
+    {"new_pile_penalty": "beyond_nine"},
+    {"jokers": 0},
+]
+
+
+def mean_ci(values):
+    values = np.asarray(values, dtype=float)
+    return values.mean(), values.std(ddof=1) / math.sqrt(len(values))
+
+
+@pytest.mark.parametrize("flags", SETTINGS, ids=lambda f: GAME.rules(f).label)
+def test_random_player_agrees_with_reference(flags):
+    n_ref, n_engine = 12_000, 200_000
+    ref_games = ref.play_many(n_ref, seed=hash(GAME.rules(flags).label) % 10**6,
+                              **{k: v for k, v in flags.items()})
+    engine = GAME.solve_seeds(np.arange(1, n_engine + 1), flags, "random")
+    for name in ("score", "steps", "pickups", "new_piles"):
+        m1, s1 = mean_ci([getattr(g, name) for g in ref_games])
+        m2, s2 = mean_ci(engine[name])
+        # The two means agree within their combined 99% interval.
+        assert abs(m1 - m2) <= Z99 * math.hypot(s1, s2), (name, m1, m2)
+    ref_wins = sum(g.outcome == "win" for g in ref_games)
+    engine_wins = int(np.sum(engine["outcome"] == "win"))
+    p1, p2 = ref_wins / n_ref, engine_wins / n_engine
+    pooled = (ref_wins + engine_wins) / (n_ref + n_engine)
+    se = math.sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / n_ref + 1 / n_engine))
+    assert abs(p1 - p2) <= Z99 * se + 1 / n_ref, (p1, p2)
+
+
+def test_games_replay_exactly():
+    for solver in ("random", "greedy", "lookahead"):
+        one = GAME.solve(7, solver=solver)
+        again = GAME.solve(7, solver=solver)
+        assert one.to_dict() | {"seconds": 0} == again.to_dict() | {"seconds": 0}
+        batch = GAME.solve_seeds(np.array([6, 7, 8]), solver=solver)
+        assert batch["score"][1] == one.score and batch["outcome"][1] == one.outcome
+        assert batch["steps"][1] == one.extra["steps"] == len(one.moves)
+
+
+def test_invariants_hold_along_random_games():
+    moves = np.empty(100_000, dtype=np.int64)
+    for seed in range(1, 300):
+        deal = GAME.deal(seed)
+        rng = seed_state(np.uint64(GAME.salt), np.uint64(10_000 + seed))
+        result = S.play(deal, R.FIFTEEN_ONCE, True, 2, 100_000, S.RANDOM, 0, rng, moves)
+        outcome, score = result[0], result[1]
+        assert outcome in (R.WIN, R.LOSS, R.UNKNOWN)
+        if score <= 0:
+            assert outcome == R.LOSS
+        if outcome == R.WIN:
+            assert score > 0 and result[5] == result[6]  # every step recorded
+
+
+def test_new_game_deals_nine_uncovered_piles():
+    for seed in range(1, 200):
+        deal = GAME.deal(seed)
+        cards, size, order, deck, st = R.new_game(deal, 2)
+        rng = seed_state(np.uint64(GAME.salt), np.uint64(seed))
+        buffer = np.empty(S.MAX_ACTIONS, dtype=np.int64)
+        S.deal_table(cards, size, order, deck, st, rng, R.FIFTEEN_ONCE, True, S.GREEDY, buffer,
+                     np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        assert st[R.ST_COUNT] == 9 and st[R.ST_SCORE] == 10
+        assert sum(size[order[i]] for i in range(9)) + st[R.ST_DECK] == 54
+        drawn = [int(cards[order[i], h]) for i in range(9) for h in range(size[order[i]])]
+        for i in range(9):
+            assert not R.is_face(cards[order[i], size[order[i]] - 1])
+            assert all(R.is_face(cards[order[i], h]) for h in range(size[order[i]] - 1))
+        # Piles are dealt from the top of the deck, one after another.
+        assert drawn == [int(c) for c in deal[:len(drawn)]]
+
+
+def test_without_jokers_the_deck_has_52_cards():
+    cards, size, order, deck, st = R.new_game(GAME.deal(3), 0)
+    assert st[R.ST_DECK] == 52 and not (deck[:52] >= R.JOKER).any()
+
+
+def test_lookahead_never_reads_the_deck_order():
+    # Two deals identical in the cards dealt to the table, different in the unseen deck order.
+    deal = GAME.deal(11)
+    other = deal.copy()
+    rng = np.random.default_rng(0)
+    other[30:] = rng.permutation(other[30:])
+    firsts = []
+    for d in (deal, other):
+        moves = np.empty(64, dtype=np.int64)
+        state = seed_state(np.uint64(GAME.salt), np.uint64(99))
+        S.play(d, R.FIFTEEN_ONCE, True, 2, 1, S.LOOKAHEAD, 4, state, moves)
+        firsts.append(int(moves[0]))
+    assert firsts[0] == firsts[1]
+
+
+def test_action_notation():
+    assert R.format_action(R.PICKUP * 1_000_000 + 2 * 1000) == "up3"
+    assert R.format_action(R.REMOVE * 1_000_000 + 1000 + R.EMERGENCY) == "!rm2"
+    assert R.format_action(R.PAIR * 1_000_000 + 0 * 1000 + 4) == "1+5"
+    assert R.format_action(R.NEW * 1_000_000) == "new"
+    assert parse_card("x1") == R.JOKER

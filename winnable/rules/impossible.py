@@ -1,0 +1,271 @@
+"""Impossible (a variant of Call Eleven): what the game is.
+
+Rules (defaults; the README gives the reasoning):
+
+* 54 cards: the 52 plus two jokers (``X1``, ``X2``).  A counts 1, 2-10 their value; J, Q, K are
+  face cards; a joker is wild and pairs with any top card, another joker included.
+  ``jokers=0`` plays with the 52 cards: the deal is the 54-card deal with the jokers taken out.
+* Start: score 10; deal 9 piles.  Whenever a face card is on top of a pile it is covered at once
+  with the next card from the deck, until the top is not a face card.
+* At each decision point the player may pick up a pile holding at least 11 cards (+1 point; the
+  pile goes into the deck, which is shuffled), or use the fifteen rule; otherwise, if two pile
+  tops sum to 11 the player must choose such a pair and cover each of its cards with a card from
+  the deck (the pile that came first, then the other); if no pair exists, the top card of the
+  deck starts a new pile.
+* Penalties: -1 for each card placed on a pile that already holds 11 or more cards; -1 for every
+  new pile started after the initial nine (``new_pile_penalty=every``), or only when the new pile
+  makes more than nine piles (``beyond_nine``).
+* Fifteen rule: ``once`` (each time the score becomes 15, one removal of any pile, no point,
+  lost when used or when the score changes), ``unlimited`` (any number while the score is 15 or
+  more), ``off``.
+* Win: no pile left.  Loss: the score reaches 0, or a card is needed, the deck is empty and no
+  pile can be taken back (a pick-up, or a fifteen removal if one is available; the player
+  chooses which, and a covering whose pile was taken back lapses).  A game that passes the
+  step cap (``step_cap`` decisions) is ``unknown``.
+
+Randomness: the deck starts as the game's deal (deal n, top card first) and every shuffle
+draws from the same splitmix64 generator that dealt it, continued; the players' random choices
+draw from it too.  So game n replays exactly, on any machine.
+
+State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]``;
+``order[0:count]`` lists the slots of the piles on the table in creation order; the deck is
+``deck[0:deck_size]`` with its top card last; ``st`` holds the scalars (see ``ST_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..shuffle import shuffle_in_place
+from ..variants import choice_flag, int_flag
+
+NAME = "impossible"
+TITLE = "Impossible"
+N_CARDS = 54
+SLOTS = 64
+HEIGHT = 64
+JOKER = 52
+
+DECK = np.arange(54, dtype=np.int8)
+
+FLAGS = {
+    f.name: f
+    for f in (
+        choice_flag("fifteen", "once", ("once", "unlimited", "off"),
+                    "once: each time the score becomes 15, one removal of any pile; unlimited: "
+                    "any number of removals while the score is 15 or more; off: none"),
+        choice_flag("new_pile_penalty", "every", ("every", "beyond_nine"),
+                    "every: -1 for every new pile after the initial nine; beyond_nine: -1 only "
+                    "when the new pile makes more than nine piles on the table"),
+        int_flag("jokers", 2, 0, 2, "2 (default) or 0: play without the jokers"),
+        int_flag("step_cap", 100_000, 100, 10**9,
+                 "decisions after which a game ends as unknown"),
+    )
+}
+
+FIFTEEN_ONCE, FIFTEEN_UNLIMITED, FIFTEEN_OFF = 0, 1, 2
+FIFTEEN_CODES = {"once": FIFTEEN_ONCE, "unlimited": FIFTEEN_UNLIMITED, "off": FIFTEEN_OFF}
+
+# Scalars in st.
+ST_DECK, ST_COUNT, ST_SCORE, ST_TOKEN, ST_PICKUPS, ST_REMOVALS, ST_NEW, ST_STEPS, ST_OUTCOME = range(9)
+ST_LEN = 9
+RUNNING, WIN, LOSS, UNKNOWN = -1, 0, 1, 2
+
+# Action codes: kind * 1_000_000 + first * 1000 + second (positions in creation order).
+PICKUP, REMOVE, PAIR, NEW = 0, 1, 2, 3
+
+
+def rule_params(rules) -> tuple[int, bool, int, int]:
+    return (FIFTEEN_CODES[rules["fifteen"]], rules["new_pile_penalty"] == "every",
+            int(rules["jokers"]), int(rules["step_cap"]))
+
+
+@njit(cache=True, inline="always")
+def is_face(card):
+    return card < JOKER and card % 13 >= 10
+
+
+@njit(cache=True, inline="always")
+def value(card):
+    """1-10 for A-10; 0 for a joker (wild); face cards never show."""
+    if card >= JOKER:
+        return 0
+    return card % 13 + 1
+
+
+@njit(cache=True, inline="always")
+def tops_pair(a, b):
+    return a >= JOKER or b >= JOKER or value(a) + value(b) == 11
+
+
+@njit(cache=True)
+def new_game(deal, jokers):
+    cards = np.empty((SLOTS, HEIGHT), dtype=np.int8)
+    size = np.zeros(SLOTS, dtype=np.int64)
+    order = np.zeros(SLOTS, dtype=np.int64)
+    deck = np.zeros(N_CARDS, dtype=np.int64)
+    st = np.zeros(ST_LEN, dtype=np.int64)
+    n = 0
+    for i in range(deal.shape[0] - 1, -1, -1):  # top card last
+        if deal[i] < JOKER or jokers > 0:
+            deck[n] = deal[i]
+            n += 1
+    st[ST_DECK] = n
+    st[ST_SCORE] = 10
+    st[ST_OUTCOME] = RUNNING
+    return cards, size, order, deck, st
+
+
+@njit(cache=True, inline="always")
+def top(cards, size, slot):
+    return cards[slot, size[slot] - 1]
+
+
+@njit(cache=True, inline="always")
+def change_score(st, delta):
+    before = st[ST_SCORE]
+    st[ST_SCORE] += delta
+    if st[ST_SCORE] != before:
+        st[ST_TOKEN] = 1 if st[ST_SCORE] == 15 else 0
+    if st[ST_SCORE] <= 0:
+        st[ST_OUTCOME] = LOSS
+
+
+@njit(cache=True, inline="always")
+def removal_available(st, fifteen):
+    if fifteen == FIFTEEN_ONCE:
+        return st[ST_TOKEN] == 1
+    if fifteen == FIFTEEN_UNLIMITED:
+        return st[ST_SCORE] >= 15
+    return False
+
+
+@njit(cache=True, inline="always")
+def position_of(order, st, slot):
+    for k in range(st[ST_COUNT]):
+        if order[k] == slot:
+            return k
+    return -1
+
+
+@njit(cache=True, inline="always")
+def take_back(cards, size, order, deck, st, rng, position):
+    """Put the pile at ``position`` into the deck and shuffle the deck."""
+    slot = order[position]
+    for i in range(size[slot]):
+        deck[st[ST_DECK]] = cards[slot, i]
+        st[ST_DECK] += 1
+    size[slot] = 0
+    for k in range(position, st[ST_COUNT] - 1):
+        order[k] = order[k + 1]
+    st[ST_COUNT] -= 1
+    shuffle_in_place(deck[:st[ST_DECK]], rng)
+
+
+@njit(cache=True, inline="always")
+def pick_up(cards, size, order, deck, st, rng, position):
+    take_back(cards, size, order, deck, st, rng, position)
+    st[ST_PICKUPS] += 1
+    change_score(st, 1)
+    if st[ST_OUTCOME] == RUNNING and st[ST_COUNT] == 0:
+        st[ST_OUTCOME] = WIN
+
+
+@njit(cache=True, inline="always")
+def remove(cards, size, order, deck, st, rng, position, fifteen):
+    take_back(cards, size, order, deck, st, rng, position)
+    st[ST_REMOVALS] += 1
+    if fifteen == FIFTEEN_ONCE:
+        st[ST_TOKEN] = 0
+    if st[ST_COUNT] == 0:
+        st[ST_OUTCOME] = WIN
+
+
+@njit(cache=True, inline="always")
+def place(cards, size, st, slot, card):
+    before = size[slot]
+    cards[slot, before] = card
+    size[slot] = before + 1
+    if before >= 11:
+        change_score(st, -1)
+
+
+@njit(cache=True, inline="always")
+def draw(deck, st):
+    st[ST_DECK] -= 1
+    return deck[st[ST_DECK]]
+
+
+@njit(cache=True, inline="always")
+def free_slot(size):
+    """A slot for a new pile (a pile on the table always holds a card)."""
+    for slot in range(SLOTS):
+        if size[slot] == 0:
+            return slot
+    return -1
+
+
+@njit(cache=True, inline="always")
+def pairs_of(cards, size, order, st, out):
+    """Pairs of positions (i < j) whose tops sum to 11; returns how many."""
+    n = 0
+    count = st[ST_COUNT]
+    for i in range(count):
+        a = top(cards, size, order[i])
+        for j in range(i + 1, count):
+            if tops_pair(a, top(cards, size, order[j])):
+                out[n] = PAIR * 1_000_000 + i * 1000 + j
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def legal_actions(cards, size, order, st, fifteen, out):
+    """Every action at a decision point, in a fixed order: pick-ups, removals, then the pairs
+    (or the new pile when there is none)."""
+    n = 0
+    count = st[ST_COUNT]
+    for i in range(count):
+        if size[order[i]] >= 11:
+            out[n] = PICKUP * 1_000_000 + i * 1000
+            n += 1
+    if removal_available(st, fifteen):
+        for i in range(count):
+            out[n] = REMOVE * 1_000_000 + i * 1000
+            n += 1
+    m = pairs_of(cards, size, order, st, out[n:])
+    if m == 0:
+        out[n] = NEW * 1_000_000
+        return n + 1
+    return n + m
+
+
+@njit(cache=True, inline="always")
+def emergency_actions(size, order, st, fifteen, out):
+    """What may be done when a card is needed and the deck is empty."""
+    n = 0
+    for i in range(st[ST_COUNT]):
+        if size[order[i]] >= 11:
+            out[n] = PICKUP * 1_000_000 + i * 1000
+            n += 1
+    if removal_available(st, fifteen):
+        for i in range(st[ST_COUNT]):
+            out[n] = REMOVE * 1_000_000 + i * 1000
+            n += 1
+    return n
+
+
+EMERGENCY = 10_000_000  # added to an action taken when a card was needed and the deck was empty
+
+
+def format_action(action: int) -> str:
+    """``up3`` pick up pile 3, ``rm2`` remove pile 2 (fifteen rule), ``1+5`` cover piles 1 and
+    5, ``new`` start a new pile; ``!`` marks an action taken when the deck ran out.  Piles are
+    numbered 1, 2, ... in creation order among those on the table."""
+    emergency = action >= EMERGENCY
+    kind, rest = divmod(int(action) % EMERGENCY, 1_000_000)
+    first, second = divmod(rest, 1000)
+    text = {PICKUP: f"up{first + 1}", REMOVE: f"rm{first + 1}", PAIR: f"{first + 1}+{second + 1}",
+            NEW: "new"}[kind]
+    return ("!" + text) if emergency else text
