@@ -193,3 +193,23 @@ def test_layout_and_notation():
     assert R.format_move(int(R.encode(R.TABLEAU, 2, 4, 3))) == "t3-t5x3"
     assert R.format_move(int(R.encode(R.FOUNDATION, 6, 0, 1))) == "t7-f"
     assert R.format_move(int(R.encode(R.STOCK, 0, 0, 3))) == "stock"
+
+
+def test_implication_settles_unknowns(tmp_path):
+    import pandas as pd
+    from winnable.implication import apply_implications
+    rows = []
+    for variant, outcomes in (("default", ["win", "unknown", "loss", "unknown"]),
+                              ("easy=1", ["unknown", "unknown", "unknown", "loss"])):
+        for seed, outcome in enumerate(outcomes, start=1):
+            rows.append({"game": "chinese", "solver": "thoughtful", "variant": variant,
+                         "seed": seed, "outcome": outcome, "score": 52 if outcome == "win" else 3,
+                         "moves": "t1-f" if outcome == "win" else ""})
+    df, settled = apply_implications(pd.DataFrame(rows))
+    by = df.set_index(["variant", "seed"])["outcome"]
+    assert by[("easy=1", 1)] == "win"          # strict win => easy win
+    assert by[("default", 4)] == "loss"        # easy loss => strict loss
+    assert by[("easy=1", 2)] == "unknown" and by[("default", 2)] == "unknown"
+    assert by[("easy=1", 3)] == "unknown"      # a strict loss says nothing about easy
+    assert settled == 2
+    assert df.set_index(["variant", "seed"]).loc[("easy=1", 1), "moves"] == "t1-f"

@@ -12,6 +12,7 @@ import click
 from .batch import BatchError, read_runs, solve_batch
 from .cards import DealError
 from .games import GAME_NAMES, get_game
+from .implication import apply_implications
 from .stats import summarize
 from .variants import VariantError
 
@@ -143,9 +144,14 @@ solve_batch_command = batch_command(run_batch)
 def summary(files, as_csv):
     """Print the summary of saved runs (one block per game, solver and rules)."""
     df = read_runs(files)
+    df, settled = apply_implications(df)
     means = tuple(dict.fromkeys(c for name in df["game"].unique()
                                 for c in get_game(name).summary_means))
     summaries = summarize(df, means)
+    if settled and not as_csv:
+        click.echo(f"{settled:,} unknown deals settled by rule-set implication "
+                   "(a win under stricter rules is a win under looser ones; a loss under looser "
+                   "rules is a loss under stricter ones)\n")
     if as_csv:
         import pandas as pd
         click.echo(pd.DataFrame([s.as_row() for s in summaries]).to_csv(index=False), nl=False)

@@ -103,7 +103,9 @@ class Summary:
 
 
 def _pct(x: float) -> str:
-    return "n/a" if x != x else f"{100 * x:.2f}%"
+    if x != x:
+        return "n/a"
+    return f"{100 * x:.2f}%" if x == 0 or x >= 0.01 else f"{100 * x:.4f}%"
 
 
 GROUP_KEYS = ("game", "solver", "variant")

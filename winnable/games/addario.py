@@ -17,10 +17,7 @@ DEFAULT_BUDGET = 10_000_000
 
 
 class Addario(Game):
-    name = R.NAME
-    title = R.TITLE
-    deck = R.DECK
-    flags = R.FLAGS
+    rules_module = R
     solvers = {
         "first": SolverInfo("first", "plays the deal as written: the first pair of the top "
                             "tier, pairs compared by their positions in reading order"),
@@ -60,13 +57,16 @@ class Addario(Game):
             elif solver == "thoughtful":
                 score, expanded, length, done = S.thoughtful(
                     deal, cfe, budget, scratch.keys, scratch.values, scratch.stamps,
-                    scratch.next_stamp(), scratch.path, line)
+                    scratch.generation.next(), scratch.path, line)
                 complete[k] = done
             else:
+                # One generation per choice point: reserve a run of them.
+                first = scratch.generation.next()
                 score, expanded, length, used = S.nopeek(
-                    deal, cfe, scratch.keys, scratch.values, scratch.stamps,
-                    scratch.stamp + 1, scratch.path, line)
-                scratch.stamp += used + 1
+                    deal, cfe, scratch.keys, scratch.values, scratch.stamps, first,
+                    scratch.path, line)
+                for _ in range(used):
+                    scratch.generation.next()
             seconds[k] = time.perf_counter() - start
             scores[k] = score
             nodes[k] = expanded

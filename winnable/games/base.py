@@ -68,6 +68,17 @@ class Game:
     # Deals `winnable bench` times by default.
     bench_deals: ClassVar[int] = 2000
 
+    # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
+    # FLAGS become the class's name, title, deck and flags.
+    rules_module: ClassVar[Any] = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        module = cls.rules_module
+        if module is not None:
+            cls.name, cls.title, cls.deck, cls.flags = (module.NAME, module.TITLE, module.DECK,
+                                                         module.FLAGS)
+
     def __init__(self):
         self.salt = shuffle.game_salt(self.name)
         self._codes = np.array(CODES)
@@ -131,6 +142,12 @@ class Game:
         lists of move strings).  ``seeds`` (the deal numbers, when known) matter only to games
         that draw random numbers during play."""
         raise NotImplementedError
+
+    def implies(self, stricter: Rules, looser: Rules) -> bool:
+        """True if every move legal under ``stricter`` is legal under ``looser`` (so a deal won
+        under the first is won under the second, and one lost under the second is lost under
+        the first).  Games without such an order say False."""
+        return False
 
     def chunk_size(self, solver: str) -> int:
         """Deals per batch task for this solver."""

@@ -17,10 +17,7 @@ OUTCOME_NAMES = {S.LOSS: "loss", S.WIN: "win", S.UNKNOWN: "unknown"}
 
 
 class Chinese(Game):
-    name = R.NAME
-    title = R.TITLE
-    deck = R.DECK
-    flags = R.FLAGS
+    rules_module = R
     solvers = {
         "thoughtful": SolverInfo(
             "thoughtful",
@@ -30,6 +27,11 @@ class Chinese(Game):
     default_solver = "thoughtful"
     batch_chunk = 50
     bench_deals = 500
+
+    def implies(self, stricter, looser) -> bool:
+        return (stricter != looser
+                and (not stricter["easy"] or looser["easy"])
+                and (stricter["blocks"] == "sequence" or looser["blocks"] == "any"))
 
     def layout(self, cards: np.ndarray) -> str:
         lines = ["piles (bottom card first; face-down cards in brackets):"]

@@ -20,10 +20,7 @@ DEFAULT_ROLLOUTS = 8
 
 
 class Impossible(Game):
-    name = R.NAME
-    title = R.TITLE
-    deck = R.DECK
-    flags = R.FLAGS
+    rules_module = R
     solvers = {
         "random": SolverInfo("random", "uniformly random among the legal actions",
                              {"rollouts": 0, "record_moves": 0}),

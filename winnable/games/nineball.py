@@ -15,10 +15,7 @@ from .base import Game, SolverInfo
 
 
 class Nineball(Game):
-    name = R.NAME
-    title = R.TITLE
-    deck = R.DECK
-    flags = R.FLAGS
+    rules_module = R
     solvers = {
         "thoughtful": SolverInfo(
             "thoughtful",
@@ -50,8 +47,8 @@ class Nineball(Game):
             start = time.perf_counter()
             score, expanded, length = S.thoughtful(
                 deals[k], kitchen_limit, target_mask, bonus_always, scratch.memo_value,
-                scratch.memo_move, scratch.memo_stamp, scratch.next_stamp(), scratch.moves,
-                scratch.line)
+                scratch.memo_move, scratch.generation.stamps, scratch.generation.next(),
+                scratch.moves, scratch.line)
             seconds[k] = time.perf_counter() - start
             scores[k] = score
             nodes[k] = expanded

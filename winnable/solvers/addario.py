@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import addario as R
+from .memo import Generation
 
 MAX_DEPTH = R.N_CARDS // 2 + 1
 TABLE_BITS = 16
@@ -30,14 +31,10 @@ class Scratch:
     def __init__(self):
         self.keys = np.zeros((TABLE_SIZE, KEY_WORDS), dtype=np.int64)
         self.values = np.zeros(TABLE_SIZE, dtype=np.int64)
-        self.stamps = np.zeros(TABLE_SIZE, dtype=np.int64)
-        self.stamp = 0
+        self.generation = Generation(TABLE_SIZE)
+        self.stamps = self.generation.stamps
         self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.moves = np.zeros(MAX_DEPTH, dtype=np.int64)
-
-    def next_stamp(self) -> int:
-        self.stamp += 1
-        return self.stamp
 
 
 @njit(cache=True)

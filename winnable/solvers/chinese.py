@@ -42,12 +42,13 @@ import numpy as np
 from numba import njit
 
 from ..rules import chinese as R
+from .memo import Generation
 
 MAX_DEPTH = 1024
 MAX_MOVES = 512
 PROBE = 16
 ENTRY_BYTES = 20
-DEFAULT_BUDGET = 2_000_000
+DEFAULT_BUDGET = 100_000
 DEFAULT_MEMORY_MB = 64
 
 LOSS, WIN, UNKNOWN = 0, 1, 2
@@ -70,16 +71,12 @@ class Scratch:
         entries = table_entries(memory_mb)
         self.table_a = np.zeros(entries, dtype=np.uint64)
         self.table_b = np.zeros(entries, dtype=np.uint64)
-        self.table_stamp = np.zeros(entries, dtype=np.int32)
-        self.stamp = 0
+        self.generation = Generation(entries)
+        self.table_stamp = self.generation.stamps
         self.line = np.zeros(MAX_DEPTH, dtype=np.int64)
 
     def next_stamp(self) -> int:
-        self.stamp += 1
-        if self.stamp >= 2**31 - 1:
-            self.table_stamp[:] = 0
-            self.stamp = 1
-        return self.stamp
+        return self.generation.next()
 
 
 @njit(cache=True)

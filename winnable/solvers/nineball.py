@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import nineball as R
+from .memo import Generation
 
 MAX_DEPTH = R.N_CARDS + 2  # every group removes at least one card
 
@@ -24,17 +25,9 @@ class Scratch:
     def __init__(self):
         self.memo_value = np.zeros(R.N_STATES, dtype=np.int8)
         self.memo_move = np.zeros(R.N_STATES, dtype=np.int16)
-        self.memo_stamp = np.zeros(R.N_STATES, dtype=np.int32)
+        self.generation = Generation(R.N_STATES)
         self.moves = np.zeros((MAX_DEPTH, R.MAX_GROUPS), dtype=np.int16)
         self.line = np.zeros(R.N_CARDS, dtype=np.int16)
-        self.stamp = 0
-
-    def next_stamp(self) -> int:
-        self.stamp += 1
-        if self.stamp >= 2**31 - 1:
-            self.memo_stamp[:] = 0
-            self.stamp = 1
-        return self.stamp
 
 
 @njit(cache=True)

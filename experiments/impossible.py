@@ -1,0 +1,66 @@
+"""Impossible: each player under the default rules, and the best player's win rate for every
+combination of the fifteen rule and the new-pile penalty.  Writes results/impossible/players.*
+and results/impossible/variants.*."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from common import arguments, run_all
+from winnable.report import markdown
+
+NOTES = """
+Every game is seeded (game n replays exactly with `winnable solve --game impossible --seed n`).
+`random` picks uniformly among the legal actions; `greedy` holds piles of 11+ cards until every
+pile on the table can be picked up, uses a fifteen removal at once on the smallest pile, and
+covers the pair that brings piles towards 11 cards; `lookahead` tries each action in rollouts
+finished by `greedy` (the unseen deck reshuffled, never read).
+"""
+
+if __name__ == "__main__":
+    args = arguments(1_000_000, __doc__)
+    n_full = args.n
+    lookahead_n = max(1, n_full // 20)
+    grid = [{"fifteen": f, "new_pile_penalty": p}
+            for f in ("once", "unlimited", "off") for p in ("every", "beyond_nine")]
+    # Players under the default rules.
+    runs = [("impossible", "random", {}), ("impossible", "greedy", {})]
+    run_all(runs, args, "impossible/players", "Impossible: players under the default rules",
+            NOTES)
+    args.n = lookahead_n
+    run_all([("impossible", "lookahead", {})], args, "impossible/players_lookahead",
+            f"Impossible: lookahead player ({lookahead_n:,} games)", NOTES)
+    # The variant table: every player on every combination; the best by win rate is reported.
+    rows = []
+    for variant in grid:
+        for solver, n in (("random", n_full), ("greedy", n_full),
+                          ("lookahead", max(1, n_full // 100))):
+            args.n = n
+            stem = f"impossible/grid/{solver}_{variant['fifteen']}_{variant['new_pile_penalty']}"
+            run_all([("impossible", solver, variant)], args, stem, "Impossible grid cell")
+            rows.append(pd.read_csv(Path(args.results_dir) / f"{stem}.csv").iloc[0])
+    table = pd.DataFrame(rows)
+    table["fifteen"] = [v.split("fifteen=")[1].split()[0] if "fifteen=" in v else "once"
+                        for v in table.variant]
+    table["new_pile_penalty"] = [v.split("new_pile_penalty=")[1].split()[0]
+                                 if "new_pile_penalty=" in v else "every" for v in table.variant]
+    table.to_csv(Path(args.results_dir) / "impossible/variants_all.csv", index=False)
+    best = (table.sort_values(["win_rate", "mean_score"], ascending=False)
+            .groupby(["fifteen", "new_pile_penalty"], sort=False).head(1)
+            .sort_values(["fifteen", "new_pile_penalty"]))
+    best = best.assign(**{
+        "best player": best.solver,
+        "games": best.deals.map(lambda n: f"{n:,}"),
+        "win rate (95% CI)": [f"{100 * p:.4f}% [{100 * lo:.4f}, {100 * hi:.4f}]"
+                              for p, lo, hi in zip(best.win_rate, best.win_low, best.win_high)],
+        "mean score": best.mean_score.map(lambda m: f"{m:.3f}"),
+        "command": best.command.map(lambda c: f"`{c}`"),
+    })
+    columns = ["fifteen", "new_pile_penalty", "best player", "games", "win rate (95% CI)",
+               "mean score", "command"]
+    best[columns].to_csv(Path(args.results_dir) / "impossible/variants.csv", index=False)
+    (Path(args.results_dir) / "impossible/variants.md").write_text(
+        "# Impossible: the best player's win rate for each fifteen rule and new-pile penalty\n\n"
+        + markdown(best, {c: c for c in columns})
+        + "\nAll players' figures: `variants_all.csv`.\n" + NOTES)
+    print((Path(args.results_dir) / "impossible/variants.md").read_text())
