@@ -60,25 +60,27 @@ def _smallest(size, order, st):
 
 
 @njit(cache=True, inline="always")
-def greedy_action(cards, size, order, st, fifteen, actions, n):
+def greedy_action(cards, size, order, st, fifteen, tops, worths):
+    """The greedy player's decision (``tops`` and ``worths`` are scratch arrays)."""
     smallest = _smallest(size, order, st)
     if size[order[smallest]] >= 11:
         # Every pile can be picked up: take them all, one by one, and win.
         return R.PICKUP * 1_000_000 + smallest * 1000
     if R.removal_available(st, fifteen):
         return R.REMOVE * 1_000_000 + smallest * 1000
-    choice = actions[n - 1]  # the new pile, when there is no pair
+    count = st[R.ST_COUNT]
+    for i in range(count):
+        slot = order[i]
+        tops[i] = R.top(cards, size, slot)
+        worths[i] = _pile_worth(cards, size, slot)
+    choice = R.NEW * 1_000_000  # when there is no pair
     best_worth = -10**9
-    for k in range(n):
-        a = actions[k]
-        if a // 1_000_000 != R.PAIR:
-            continue
-        i = (a // 1000) % 1000
-        j = a % 1000
-        worth = _pile_worth(cards, size, order[i]) + _pile_worth(cards, size, order[j])
-        if worth > best_worth:
-            best_worth = worth
-            choice = a
+    for i in range(count):
+        a = tops[i]
+        for j in range(i + 1, count):
+            if R.tops_pair(a, tops[j]) and worths[i] + worths[j] > best_worth:
+                best_worth = worths[i] + worths[j]
+                choice = R.PAIR * 1_000_000 + i * 1000 + j
     return choice
 
 
@@ -190,8 +192,7 @@ def finish_greedy(cards, size, order, deck, st, rng, fifteen, every_penalty, ste
         if st[R.ST_STEPS] >= step_cap:
             st[R.ST_OUTCOME] = R.UNKNOWN
             break
-        n = R.legal_actions(cards, size, order, st, fifteen, actions)
-        action = greedy_action(cards, size, order, st, fifteen, actions, n)
+        action = greedy_action(cards, size, order, st, fifteen, actions, buffer)
         st[R.ST_STEPS] += 1
         apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, GREEDY, buffer,
                      no_moves, counter, action)
@@ -246,11 +247,16 @@ def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, 
         if st[R.ST_STEPS] >= step_cap:
             st[R.ST_OUTCOME] = R.UNKNOWN
             break
-        n = R.legal_actions(cards, size, order, st, fifteen, actions)
+        if player == GREEDY:
+            action = greedy_action(cards, size, order, st, fifteen, actions, buffer)
+        else:
+            n = R.legal_actions(cards, size, order, st, fifteen, actions)
         if player == RANDOM:
             action = actions[uniform_below(rng, n)]
-        elif player == GREEDY or n == 1:
-            action = greedy_action(cards, size, order, st, fifteen, actions, n)
+        elif player == GREEDY:
+            pass
+        elif n == 1:
+            action = actions[0]
         else:
             action = lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty,
                                       step_cap, rollouts, actions, n, buffer)
