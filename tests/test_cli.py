@@ -82,3 +82,13 @@ def test_bench_prints_rates():
     p = run(WINNABLE + ["bench", "--game", "nineball", "--n", "500"])
     assert p.returncode == 0, p.stderr
     assert "deals/s" in p.stdout and "nodes/s" in p.stdout
+
+
+def test_impossible_seed_is_the_same_game_in_solve_and_batch(tmp_path):
+    p = run(WINNABLE + ["solve", "--game", "impossible", "--seed", "4", "--json"])
+    data = json.loads(p.stdout)
+    out = tmp_path / "imp.parquet"
+    run(SOLVE_BATCH + ["--game", "impossible", "--n", "5", "--out", str(out), "--quiet"])
+    row = pd.read_parquet(out).set_index("seed").loc[4]
+    assert (row.outcome, row.score, row.steps) == (data["outcome"], data["score"], data["steps"])
+    assert len(data["moves"]) == data["steps"]

@@ -67,8 +67,9 @@ def solve(game, seed, deal_text, variant, solver, options, as_json):
     if seed is not None and seed < 1:
         raise VariantError(f"--seed must be at least 1 (deal numbers start at 1), got {seed}")
     cards = g.deal(seed) if seed is not None else g.parse_deal(deal_text)
-    result = g.solve(cards, variant, solver, **parse_options(options))
-    result.seed = seed
+    # A deal number (not its cards) also fixes the random stream of games that shuffle in play.
+    result = g.solve(seed if seed is not None else cards, variant, solver,
+                     **parse_options(options))
     if as_json:
         data = result.to_dict()
         data["rules"] = g.rules(variant).as_text()
