@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,7 +10,7 @@ import numpy as np
 from ..cards import CODES, code
 from ..rules import addario as R
 from ..solvers import addario as S
-from .base import Game, SolverInfo
+from .base import Game, SolverInfo, timed_columns
 
 DEFAULT_BUDGET = 10_000_000
 
@@ -41,24 +40,17 @@ class Addario(Game):
                     options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
         cfe = bool(rules["column_free_equal"])
         scratch = S.Scratch()
-        n = len(deals)
-        scores = np.empty(n, dtype=np.int16)
-        nodes = np.empty(n, dtype=np.int64)
-        seconds = np.empty(n, dtype=np.float64)
-        complete = np.ones(n, dtype=bool)
-        moves: list[list[str]] = []
         budget = int(options.get("budget", DEFAULT_BUDGET))
         line = scratch.moves
-        for k in range(n):
-            deal = deals[k]
-            start = time.perf_counter()
+
+        def search(deal):
+            complete = True
             if solver == "first":
                 score, expanded, length = S.first(deal, cfe, line)
             elif solver == "thoughtful":
-                score, expanded, length, done = S.thoughtful(
+                score, expanded, length, complete = S.thoughtful(
                     deal, cfe, budget, scratch.keys, scratch.values, scratch.stamps,
                     scratch.generation.next(), scratch.path, line)
-                complete[k] = done
             else:
                 # One generation per choice point: reserve a run of them.
                 first = scratch.generation.next()
@@ -67,11 +59,10 @@ class Addario(Game):
                     scratch.path, line)
                 for _ in range(used):
                     scratch.generation.next()
-            seconds[k] = time.perf_counter() - start
-            scores[k] = score
-            nodes[k] = expanded
-            moves.append([f"{CODES[deal[m >> 6]]}+{CODES[deal[m & 63]]}" for m in line[:length]])
-        outcome = np.where(scores == R.N_CARDS, "win",
-                           np.where(complete, "loss", "unknown")).astype(object)
-        return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
-                "seconds": seconds}
+            outcome = "win" if score == R.N_CARDS else ("loss" if complete else "unknown")
+            return outcome, score, expanded, line[:length]
+
+        def describe(deal, pairs):
+            return [f"{CODES[deal[m >> 6]]}+{CODES[deal[m & 63]]}" for m in pairs]
+
+        return timed_columns(deals, search, describe)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
@@ -189,6 +190,26 @@ class Game:
         columns["seed"] = seeds
         columns["deal"] = self.format_deals(deals)
         return columns
+
+
+def timed_columns(deals: np.ndarray, search: Callable[[np.ndarray], tuple],
+                  describe: Callable[[np.ndarray, Any], list[str]]) -> dict[str, Any]:
+    """The standard columns for deals solved one at a time.  ``search(deal)`` returns
+    (outcome, score, nodes, line) and is what ``seconds`` measures; ``describe(deal, line)``
+    turns the line into move strings afterwards."""
+    n = len(deals)
+    outcome = np.empty(n, dtype=object)
+    scores = np.empty(n, dtype=np.int16)
+    nodes = np.empty(n, dtype=np.int64)
+    seconds = np.empty(n, dtype=np.float64)
+    moves: list[list[str]] = []
+    for k in range(n):
+        start = time.perf_counter()
+        outcome[k], scores[k], nodes[k], line = search(deals[k])
+        seconds[k] = time.perf_counter() - start
+        moves.append(describe(deals[k], line))
+    return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
+            "seconds": seconds}
 
 
 def _scalar(value: Any) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,7 +10,7 @@ import numpy as np
 from ..cards import code
 from ..rules import chinese as R
 from ..solvers import chinese as S
-from .base import Game, SolverInfo
+from .base import Game, SolverInfo, timed_columns
 
 OUTCOME_NAMES = {S.LOSS: "loss", S.WIN: "win", S.UNKNOWN: "unknown"}
 
@@ -51,21 +50,12 @@ class Chinese(Game):
         budget = int(options["budget"])
         prune = bool(int(options["prune"]))
         scratch = S.Scratch(float(options["memory_mb"]))
-        n = len(deals)
-        outcome = np.empty(n, dtype=object)
-        scores = np.empty(n, dtype=np.int16)
-        nodes = np.empty(n, dtype=np.int64)
-        seconds = np.empty(n, dtype=np.float64)
-        moves: list[list[str]] = []
-        for k in range(n):
-            start = time.perf_counter()
+
+        def search(deal):
             result, score, expanded, length = S.thoughtful(
-                deals[k], easy, sequence, prune, budget, scratch.table_a, scratch.table_b,
+                deal, easy, sequence, prune, budget, scratch.table_a, scratch.table_b,
                 scratch.table_stamp, scratch.next_stamp(), scratch.line)
-            seconds[k] = time.perf_counter() - start
-            outcome[k] = OUTCOME_NAMES[int(result)]
-            scores[k] = score
-            nodes[k] = expanded
-            moves.append([R.format_move(int(m)) for m in scratch.line[:length]])
-        return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
-                "seconds": seconds}
+            return OUTCOME_NAMES[int(result)], score, expanded, scratch.line[:length]
+
+        return timed_columns(deals, search,
+                             lambda deal, line: [R.format_move(int(m)) for m in line])

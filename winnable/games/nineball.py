@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,7 +10,7 @@ import numpy as np
 from ..cards import CODES
 from ..rules import nineball as R
 from ..solvers import nineball as S
-from .base import Game, SolverInfo
+from .base import Game, SolverInfo, timed_columns
 
 
 class Nineball(Game):
@@ -38,21 +37,13 @@ class Nineball(Game):
                     options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
         kitchen_limit, target_mask, bonus_always = R.rule_params(rules)
         scratch = S.Scratch()
-        n = len(deals)
-        scores = np.empty(n, dtype=np.int16)
-        nodes = np.empty(n, dtype=np.int64)
-        seconds = np.empty(n, dtype=np.float64)
-        moves: list[list[str]] = []
-        for k in range(n):
-            start = time.perf_counter()
+
+        def search(deal):
             score, expanded, length = S.thoughtful(
-                deals[k], kitchen_limit, target_mask, bonus_always, scratch.memo_value,
+                deal, kitchen_limit, target_mask, bonus_always, scratch.memo_value,
                 scratch.memo_move, scratch.generation.stamps, scratch.generation.next(),
                 scratch.moves, scratch.line)
-            seconds[k] = time.perf_counter() - start
-            scores[k] = score
-            nodes[k] = expanded
-            moves.append(self.format_line(deals[k], scratch.line[:length]))
-        outcome = np.where(scores >= R.CLEARED_MIN_SCORE, "win", "loss").astype(object)
-        return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
-                "seconds": seconds}
+            outcome = "win" if score >= R.CLEARED_MIN_SCORE else "loss"
+            return outcome, score, expanded, scratch.line[:length]
+
+        return timed_columns(deals, search, self.format_line)
