@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -228,6 +229,9 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         raise BatchError(f"--n must be at least 1, got {n}")
     if start <= 0:
         raise BatchError(f"--start must be at least 1 (deal numbers start at 1), got {start}")
+    if scheduler:
+        raise BatchError("Dask cluster runs (--scheduler) are not available yet; run without "
+                         "--scheduler to use this machine's cores")
     if workers is not None and workers < 1:
         raise BatchError(f"--workers must be at least 1, got {workers}")
     spec = RunSpec.make(game, variant, solver, options)
@@ -251,11 +255,7 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         already = n - todo
         bar = _progress(n, already, f"{spec.game} {spec.solver}", progress)
         try:
-            if scheduler:
-                from .distributed import run_chunks_dask
-                run_chunks_dask(scheduler, spec, chunks, parts, bar)
-            else:
-                run_chunks_local(spec, chunks, parts, workers, bar)
+            run_chunks_local(spec, chunks, parts, workers, bar)
         finally:
             bar.close()
     merge_parts(out_path)
@@ -272,7 +272,10 @@ def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
             bar.update(report["deals"])
         return
     # Spawned (not forked) workers: a clean interpreter each, whatever threads the caller has.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    # Workers ignore Ctrl-C: the parent alone stops the batch, so a chunk being solved finishes
+    # and is kept instead of dying half-way.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                             initializer=_ignore_interrupts) as pool:
         pending = set()
         queue = list(chunks)
         queue.reverse()
@@ -288,6 +291,10 @@ def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
             for future in pending:
                 future.cancel()
             raise
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def load_rows(out: Path, first: int | None = None, last: int | None = None) -> pd.DataFrame:
