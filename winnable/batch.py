@@ -32,8 +32,6 @@ import pyarrow.parquet as pq
 from .games import get_game
 
 META_KEY = b"winnable"
-STANDARD_COLUMNS = ("seed", "game", "solver", "variant", "deal", "outcome", "score", "moves",
-                    "nodes", "seconds")
 
 
 class BatchError(ValueError):
@@ -93,21 +91,16 @@ def parts_dir(out: Path) -> Path:
 
 # --- one chunk: what a worker (local process or Dask task) does ---------------------------------
 
-def solve_chunk(spec_json: str, first: int, last: int, parts: str | None = None) -> dict:
-    """Solve seeds first..last; write them as a part file when ``parts`` is given.  Returns a
-    small report (or, with no ``parts``, the table itself under ``table``)."""
+def solve_chunk(spec_json: str, first: int, last: int, parts: str) -> dict:
+    """Solve seeds first..last and write them as a part file; returns a small report."""
     spec = RunSpec.from_json(spec_json)
     game = get_game(spec.game)
     seeds = np.arange(first, last + 1, dtype=np.int64)
     columns = game.solve_seeds(seeds, spec.variant, spec.solver, dict(spec.options))
-    table = to_table(spec, columns, game.extra_columns)
-    report = {"first": first, "last": last, "deals": len(seeds),
-              "wins": int(np.sum(np.asarray(columns["outcome"]) == "win"))}
-    if parts is None:
-        report["table"] = table
-        return report
-    write_atomic(table, Path(parts) / f"part-{first:012d}-{last:012d}.parquet")
-    return report
+    write_atomic(to_table(spec, columns, game.extra_columns),
+                 Path(parts) / f"part-{first:012d}-{last:012d}.parquet")
+    return {"first": first, "last": last, "deals": len(seeds),
+            "wins": int(np.sum(np.asarray(columns["outcome"]) == "win"))}
 
 
 def to_table(spec: RunSpec, columns: Mapping[str, Any], extra: Sequence[str]) -> pa.Table:

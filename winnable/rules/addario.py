@@ -175,10 +175,3 @@ def pair_positions(pair: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """((row, column), (row, column)), 1-based, in reading order."""
     a, b = divmod(int(pair), 64)
     return (a // COLS + 1, a % COLS + 1), (b // COLS + 1, b % COLS + 1)
-
-
-def rows_of(columns: np.ndarray, heights: np.ndarray, deal: np.ndarray) -> list[list[int | None]]:
-    """The tableau as rows (row 1 first) of card ids, None for an empty cell."""
-    top = int(max(heights))
-    return [[int(deal[columns[c, r]]) if heights[c] > r else None for c in range(COLS)]
-            for r in range(top)]

@@ -153,6 +153,16 @@ def legal_moves(cards, length, down, found, misc, easy, sequence_blocks, out):
 
 
 @njit(cache=True)
+def _carry(cards, length, source, target, count):
+    """Move the top ``count`` cards of pile ``source`` onto pile ``target``, order kept."""
+    start = length[source] - count
+    for i in range(count):
+        cards[target, length[target] + i] = cards[source, start + i]
+    length[target] += count
+    length[source] = start
+
+
+@njit(cache=True)
 def apply_move(cards, length, down, found, misc, deal, move):
     """Play a legal move; returns the token ``undo_move`` needs: bit 0 set if a face-down card
     turned up, and for a foundation move the suit in the bits above."""
@@ -160,13 +170,7 @@ def apply_move(cards, length, down, found, misc, deal, move):
     source = (move >> 16) & 255
     token = 0
     if kind == TABLEAU:
-        target = (move >> 8) & 255
-        count = move & 255
-        start = length[source] - count
-        for i in range(count):
-            cards[target, length[target] + i] = cards[source, start + i]
-        length[target] += count
-        length[source] = start
+        _carry(cards, length, source, (move >> 8) & 255, move & 255)
     elif kind == FOUNDATION:
         card = cards[source, length[source] - 1]
         found[suit(card)] += 1
@@ -197,13 +201,7 @@ def undo_move(cards, length, down, found, misc, move, token):
     if token & 1:
         down[source] += 1
     if kind == TABLEAU:
-        target = (move >> 8) & 255
-        count = move & 255
-        start = length[target] - count
-        for i in range(count):
-            cards[source, length[source] + i] = cards[target, start + i]
-        length[source] += count
-        length[target] = start
+        _carry(cards, length, (move >> 8) & 255, source, move & 255)
     else:
         s = token >> 1
         found[s] -= 1
