@@ -10,6 +10,7 @@ import numpy as np
 from ..cards import CODES
 from ..rules import nineball as R
 from ..solvers import nineball as S
+from ..solvers import nineball_nopeek as NP
 from .base import Game, SolverInfo, timed_columns
 
 
@@ -21,8 +22,23 @@ class Nineball(Game):
             "exact optimum with every card known: best score, whether a win exists, one "
             "optimal line of play",
         ),
+        "nopeek-score": SolverInfo(
+            "nopeek-score",
+            "exact optimal player that sees only what a person sees (face-down kitchen cards "
+            "unknown): maximum expected score, ties broken by win probability; its exact "
+            "values, then its play of the actual deal",
+        ),
+        "nopeek-win": SolverInfo(
+            "nopeek-win",
+            "as nopeek-score, but maximum probability of clearing the rack, ties broken by "
+            "expected score",
+        ),
     }
     default_solver = "thoughtful"
+    # Per deal, for every solver: the player's exact expected score and win probability (for
+    # thoughtful, its score and 0/1), and the thoughtful optimum of the same deal beside them.
+    extra_columns = ("expected_score", "win_probability", "thoughtful_score", "thoughtful_win")
+    summary_means = extra_columns
     batch_chunk = 10000
     bench_deals = 50000
 
@@ -37,13 +53,48 @@ class Nineball(Game):
                     options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
         kitchen_limit, target_mask, bonus_always = R.rule_params(rules)
         scratch = S.Scratch()
+        best = np.empty(len(deals), dtype=np.int16)
 
-        def search(deal):
+        def thoughtful(deal):
             score, expanded, length = S.thoughtful(
                 deal, kitchen_limit, target_mask, bonus_always, scratch.memo_value,
                 scratch.memo_move, scratch.generation.stamps, scratch.generation.next(),
                 scratch.moves, scratch.line)
-            outcome = "win" if score >= R.CLEARED_MIN_SCORE else "loss"
-            return outcome, score, expanded, scratch.line[:length]
+            return score, expanded, scratch.line[:length]
 
-        return timed_columns(deals, search, self.format_line)
+        if solver == "thoughtful":
+            def search(deal):
+                score, expanded, line = thoughtful(deal)
+                return _outcome(score), score, expanded, line
+            columns = timed_columns(deals, search, self.format_line)
+            best[:] = columns["score"]
+            columns["expected_score"] = best.astype(np.float64)
+            columns["win_probability"] = (best >= R.CLEARED_MIN_SCORE).astype(np.float64)
+        else:
+            objective = NP.OBJECTIVES[solver]
+            memo = NP.Scratch()
+            expected = np.empty(len(deals), dtype=np.float64)
+            win = np.empty(len(deals), dtype=np.float64)
+            k = iter(range(len(deals)))
+
+            def search(deal):
+                i = next(k)
+                expected[i], win[i], score, expanded, length, _ = NP.nopeek(
+                    deal, kitchen_limit, target_mask, bonus_always, objective, memo.keys,
+                    memo.score, memo.win, memo.generation.stamps, memo.generation.next(),
+                    memo.groups, memo.frames, memo.frame_values, memo.line)
+                return _outcome(score), score, expanded, memo.line[:length]
+
+            columns = timed_columns(deals, search, self.format_line)
+            # The exact values are multiples of 1/720 (NP.DENOMINATOR): snap off float noise.
+            columns["expected_score"] = np.round(expected * NP.DENOMINATOR) / NP.DENOMINATOR
+            columns["win_probability"] = np.round(win * NP.DENOMINATOR) / NP.DENOMINATOR
+            for i, deal in enumerate(deals):
+                best[i] = thoughtful(deal)[0]
+        columns["thoughtful_score"] = best
+        columns["thoughtful_win"] = best >= R.CLEARED_MIN_SCORE
+        return columns
+
+
+def _outcome(score: int) -> str:
+    return "win" if score >= R.CLEARED_MIN_SCORE else "loss"

@@ -170,21 +170,28 @@ def legal_groups(state, values, sums, kitchen_limit, target_mask, out):
     present = state >> 6
     if present == 0:
         return 0  # the rack is cleared: the game is over
-    tops = np.zeros(PILES, dtype=np.int64)
-    avail = 0
-    for p in range(PILES):
-        h = pile_height(state, p)
-        if h > 0:
-            tops[p] = values[kitchen_top_index(p, h)]
-            avail |= 1 << p
+    # The sum of the pile tops of every kitchen subset k (bit p = pile p); -1: a pile is empty.
+    h1, h2, h3 = pile_height(state, 0), pile_height(state, 1), pile_height(state, 2)
+    t1 = values[kitchen_top_index(0, h1)] if h1 > 0 else -1
+    t2 = values[kitchen_top_index(1, h2)] if h2 > 0 else -1
+    t3 = values[kitchen_top_index(2, h3)] if h3 > 0 else -1
     n = 0
     for k in range(1 << PILES):
-        if k & ~avail or popcount(k) > kitchen_limit:
+        if popcount(k) > kitchen_limit:
             continue
         ksum = 0
-        for p in range(PILES):
-            if k >> p & 1:
-                ksum += tops[p]
+        if k & 1:
+            if t1 < 0:
+                continue
+            ksum += t1
+        if k & 2:
+            if t2 < 0:
+                continue
+            ksum += t2
+        if k & 4:
+            if t3 < 0:
+                continue
+            ksum += t3
         for idx in range(UPSET_START[present], UPSET_START[present + 1]):
             sub = UPSETS[idx]
             if sub == 0 and k == 0:

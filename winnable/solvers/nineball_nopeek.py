@@ -1,0 +1,370 @@
+"""Nineball Solitaire: the exact optimal player that sees only what a person sees.
+
+The player sees the rack, the kitchen tops and every card turned so far.  To it the face-down
+kitchen cards are a uniformly random arrangement of the unseen cards, so when a group uses a
+pile's top and cards remain below, the card that turns up is drawn uniformly from the unseen
+ones (a group that uses several piles draws one card after another, without replacement).
+Expectimax over these chance nodes gives, per deal, the exact value of the optimal policy.
+
+Values are pairs (expected final score, probability of clearing the rack).  The objective says
+which comes first: ``OBJECTIVE_SCORE`` (solver ``nopeek-score``) maximises the expected score
+and breaks ties by the win probability; ``OBJECTIVE_WIN`` (``nopeek-win``) the other way round.
+Any policy that is optimal in this lexicographic sense has the same pair of values, so both
+numbers are well defined.  They are rationals whose denominators divide 6! = 720 (never more
+than six cards are hidden), so two different values differ by far more than ``TIE``.
+
+Information state: (rack cards left, and for each kitchen pile its height and the value of its
+top, and the unseen cards as counts per value).  Suits never matter to play, and the three
+piles are interchangeable to a player who cannot see under them, so the memo key sorts the
+piles' (height, top) pairs.
+
+Exact shortcuts (each leaves every value unchanged):
+
+* A position whose rack can be cleared by rack cards alone is worth (19 + cards left in the
+  kitchen, 1): no line scores more (a clear scores 19 plus the kitchen cards left, which only
+  fall; a game without a clear scores at most 9 + 9 < 19) and none clears more often.
+* A move whose best possible outcome (a clear with every kitchen card it leaves) cannot beat the
+  best move found so far is skipped.
+
+Play on the real deal repeats the same decision (same move order, same comparisons, values from
+the memo) at every step and turns up the real card whenever one turns up.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules import nineball as R
+from .memo import Generation
+
+OBJECTIVE_SCORE, OBJECTIVE_WIN = 0, 1
+OBJECTIVES = {"nopeek-score": OBJECTIVE_SCORE, "nopeek-win": OBJECTIVE_WIN}
+TIE = 1e-9
+DENOMINATOR = 720  # every value is a multiple of 1/720: at most 6 hidden cards, drawn in turn
+TABLE_BITS = 18
+DECISION, CHANCE = 0, 1
+MAX_FRAMES = 4 * (R.N_CARDS + 2)  # a decision and at most three draws per group played
+HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+CLEAR_SCORE = R.RACK + 10
+
+
+class Scratch:
+    """The memo of information states (open addressing, invalidated by stamps) and the search
+    stack, reused from deal to deal."""
+
+    def __init__(self, bits: int = TABLE_BITS):
+        size = 1 << bits
+        self.keys = np.zeros(size, dtype=np.int64)
+        self.score = np.zeros(size, dtype=np.float64)
+        self.win = np.zeros(size, dtype=np.float64)
+        self.generation = Generation(size)
+        self.groups = np.zeros((MAX_FRAMES, R.MAX_GROUPS), dtype=np.int16)
+        self.frames = np.zeros((MAX_FRAMES, FRAME_FIELDS), dtype=np.int64)
+        self.frame_values = np.zeros((MAX_FRAMES, 2), dtype=np.float64)
+        self.line = np.zeros(R.N_CARDS, dtype=np.int16)
+
+
+# Integer fields of a stack frame.
+KIND, STATE, PENDING, TOPS, UNSEEN, N_UNSEEN, NEXT, COUNT, CHOICE, KEY = range(10)
+FRAME_FIELDS = 10
+
+
+@njit(cache=True)
+def top_of(tops, p):
+    return (tops >> (4 * p)) & 15
+
+
+@njit(cache=True)
+def with_top(tops, p, value):
+    return (tops & ~(15 << (4 * p))) | (value << (4 * p))
+
+
+@njit(cache=True)
+def unseen_count(unseen, value):
+    return (unseen >> (2 * (value - 1))) & 3
+
+
+@njit(cache=True)
+def info_key(state, tops, unseen):
+    """The memo key: rack mask, the piles' (height, top) pairs sorted, the unseen counts."""
+    a = R.pile_height(state, 0) * 16 + top_of(tops, 0)
+    b = R.pile_height(state, 1) * 16 + top_of(tops, 1)
+    c = R.pile_height(state, 2) * 16 + top_of(tops, 2)
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return (state >> 6) | (a << 9) | (b << 15) | (c << 21) | (unseen << 27)
+
+
+@njit(cache=True)
+def _slot(keys, stamps, stamp, key):
+    """The slot holding ``key``, or the free slot where it goes; -1 if the table is full."""
+    mask = keys.shape[0] - 1
+    i = np.int64((np.uint64(key) * HASH_MULTIPLIER) >> np.uint64(40)) & mask
+    for _ in range(keys.shape[0]):
+        if stamps[i] != stamp or keys[i] == key:
+            return i
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def rack_clearable(values, sums, target_mask):
+    """For every rack mask, can rack cards alone clear it?"""
+    out = np.zeros(1 << R.RACK, dtype=np.bool_)
+    out[0] = True
+    for present in range(1, 1 << R.RACK):  # every subset of a mask is a smaller number
+        for idx in range(R.UPSET_START[present], R.UPSET_START[present + 1]):
+            sub = R.UPSETS[idx]
+            total = sums[sub]
+            if sub != 0 and total < 63 and (target_mask >> total) & 1 and out[present & ~sub]:
+                out[present] = True
+                break
+    return out
+
+
+@njit(cache=True)
+def better(score_a, win_a, score_b, win_b, objective):
+    """Is (score_a, win_a) strictly better than (score_b, win_b) for the objective?"""
+    if objective == OBJECTIVE_SCORE:
+        first_a, first_b, second_a, second_b = score_a, score_b, win_a, win_b
+    else:
+        first_a, first_b, second_a, second_b = win_a, win_b, score_a, score_b
+    if first_a > first_b + TIE:
+        return True
+    if first_a < first_b - TIE:
+        return False
+    return second_a > second_b + TIE
+
+
+@njit(cache=True)
+def _cannot_beat(ceiling, best_score, best_win, objective):
+    """Can a move whose outcomes score at most ``ceiling`` (and clear at most always) not beat
+    the best so far?"""
+    if best_win >= 1.0 - TIE and ceiling <= best_score + TIE:
+        return True
+    return objective == OBJECTIVE_SCORE and ceiling < best_score - TIE
+
+
+@njit(cache=True)
+def _settled(state, clearable, bonus_always):
+    """(known, score, win) for a position whose value needs no search."""
+    present = state >> 6
+    if present == 0:
+        return True, float(R.final_score(state, bonus_always)), 1.0
+    if clearable[present]:
+        return True, float(CLEAR_SCORE + R.kitchen_left(state)), 1.0
+    return False, 0.0, 0.0
+
+
+@njit(cache=True)
+def _open_decision(frames, frame_values, groups, d, state, tops, unseen, n_unseen, key,
+                   values, sums, kitchen_limit, target_mask, bonus_always):
+    """Set up frame ``d`` to choose a move in an information state; returns the number of moves
+    (0: the game is over here and frame_values[d] holds its value)."""
+    for p in range(R.PILES):  # the rack part of ``values`` is the deal's; tops as seen
+        h = R.pile_height(state, p)
+        if h > 0:
+            values[R.kitchen_top_index(p, h)] = top_of(tops, p)
+    n = R.legal_groups(state, values, sums, kitchen_limit, target_mask, groups[d])
+    frames[d, KIND] = DECISION
+    frames[d, STATE] = state
+    frames[d, TOPS] = tops
+    frames[d, UNSEEN] = unseen
+    frames[d, N_UNSEEN] = n_unseen
+    frames[d, NEXT] = 0
+    frames[d, COUNT] = n
+    frames[d, CHOICE] = -1
+    frames[d, KEY] = key
+    if n == 0 or bonus_always:  # stopping is allowed (bonus_always) or forced (no move)
+        frame_values[d, 0] = R.final_score(state, bonus_always)
+        frame_values[d, 1] = 1.0 if state >> 6 == 0 else 0.0
+    else:
+        frame_values[d, 0] = -1.0
+        frame_values[d, 1] = -1.0
+    return n
+
+
+@njit(cache=True)
+def decide(root_state, root_tops, root_unseen, root_n_unseen, values, sums, clearable,
+           kitchen_limit, target_mask, bonus_always, objective, keys, score_memo, win_memo,
+           stamps, stamp, groups, frames, frame_values, counter):
+    """The optimal move in an information state and its value: (score, win, group; -1 when
+    the best is to stop or no move exists).  Every state below is memoised."""
+    _open_decision(frames, frame_values, groups, 0, root_state, root_tops, root_unseen,
+                   root_n_unseen, info_key(root_state, root_tops, root_unseen), values,
+                   sums, kitchen_limit, target_mask, bonus_always)
+    counter[0] += 1
+    sp = 1
+    while True:
+        d = sp - 1
+        # Advance frame d by one child: either its value is known at once (memo, end of game,
+        # rack clearable) and ``known`` is set, or a frame for it is pushed.
+        known = False
+        child_score = 0.0
+        child_win = 0.0
+        finished = False
+        if frames[d, KIND] == DECISION:
+            state = frames[d, STATE]
+            while frames[d, NEXT] < frames[d, COUNT]:
+                group = groups[d, frames[d, NEXT]]
+                child = R.apply_group(state, group)
+                if _cannot_beat(CLEAR_SCORE + R.kitchen_left(child), frame_values[d, 0],
+                                frame_values[d, 1], objective):
+                    frames[d, NEXT] += 1
+                    continue
+                break
+            if frames[d, NEXT] >= frames[d, COUNT]:
+                finished = True
+            else:
+                group = groups[d, frames[d, NEXT]]
+                frames[d, NEXT] += 1
+                child = R.apply_group(state, group)
+                tops = frames[d, TOPS]
+                pending = 0
+                for p in range(R.PILES):
+                    if group >> (R.RACK + p) & 1:
+                        if R.pile_height(child, p) > 0:
+                            pending |= 1 << p
+                        else:
+                            tops = with_top(tops, p, 0)
+                unseen = frames[d, UNSEEN]
+                n_unseen = frames[d, N_UNSEEN]
+        else:
+            p = frames[d, CHOICE] >> 4
+            value = frames[d, NEXT]
+            unseen = frames[d, UNSEEN]
+            while value <= 9 and unseen_count(unseen, value) == 0:
+                value += 1
+            if value > 9:
+                finished = True
+            else:
+                frames[d, NEXT] = value + 1
+                frames[d, CHOICE] = (p << 4) | value
+                child = frames[d, STATE]
+                pending = frames[d, PENDING] & ~(1 << p)
+                tops = with_top(frames[d, TOPS], p, value)
+                unseen = unseen - (1 << (2 * (value - 1)))
+                n_unseen = frames[d, N_UNSEEN] - 1
+
+        if finished:
+            child_score = frame_values[d, 0]
+            child_win = frame_values[d, 1]
+            if frames[d, KIND] == DECISION:
+                slot = _slot(keys, stamps, stamp, frames[d, KEY])
+                if slot >= 0:
+                    keys[slot] = frames[d, KEY]
+                    stamps[slot] = stamp
+                    score_memo[slot] = child_score
+                    win_memo[slot] = child_win
+                else:
+                    counter[1] = 1
+            sp -= 1
+            if sp == 0:
+                return child_score, child_win, frames[0, CHOICE]
+            known = True
+        elif pending != 0:
+            c = sp
+            frames[c, KIND] = CHANCE
+            frames[c, STATE] = child
+            frames[c, PENDING] = pending
+            frames[c, TOPS] = tops
+            frames[c, UNSEEN] = unseen
+            frames[c, N_UNSEEN] = n_unseen
+            frames[c, NEXT] = 1
+            low = 0
+            while not (pending >> low) & 1:
+                low += 1
+            frames[c, CHOICE] = low << 4
+            frame_values[c, 0] = 0.0
+            frame_values[c, 1] = 0.0
+            sp += 1
+        else:
+            known, child_score, child_win = _settled(child, clearable, bonus_always)
+            if not known:
+                key = info_key(child, tops, unseen)
+                slot = _slot(keys, stamps, stamp, key)
+                if slot >= 0 and stamps[slot] == stamp:
+                    known = True
+                    child_score = score_memo[slot]
+                    child_win = win_memo[slot]
+                else:
+                    c = sp
+                    n = _open_decision(frames, frame_values, groups, c, child, tops, unseen,
+                                       n_unseen, key, values, sums, kitchen_limit,
+                                       target_mask, bonus_always)
+                    counter[0] += 1
+                    if n == 0:
+                        known = True
+                        child_score = frame_values[c, 0]
+                        child_win = frame_values[c, 1]
+                    else:
+                        sp += 1
+
+        if known:
+            # Hand the value to the frame now on top (the parent of the finished child).
+            d = sp - 1
+            if frames[d, KIND] == DECISION:
+                if better(child_score, child_win, frame_values[d, 0], frame_values[d, 1],
+                          objective):
+                    frame_values[d, 0] = child_score
+                    frame_values[d, 1] = child_win
+                    frames[d, CHOICE] = groups[d, frames[d, NEXT] - 1]
+            else:
+                value = frames[d, CHOICE] & 15
+                weight = unseen_count(frames[d, UNSEEN], value) / frames[d, N_UNSEEN]
+                frame_values[d, 0] += weight * child_score
+                frame_values[d, 1] += weight * child_win
+
+
+@njit(cache=True)
+def nopeek(deal, kitchen_limit, target_mask, bonus_always, objective, keys, score_memo,
+           win_memo, stamps, stamp, groups, frames, frame_values, line):
+    """The optimal no-peek policy of ``deal``: its exact values, then the policy played on the
+    real cards.  Returns (expected score, win probability, realised score, information states
+    expanded, line length, memo overflowed)."""
+    deal_values = R.card_values(deal)
+    values = deal_values.copy()  # what the player sees: the rack, and the tops set per state
+    values[R.RACK:] = 0
+    sums = R.rack_sums(deal_values)
+    clearable = rack_clearable(deal_values, sums, target_mask)
+    state = R.INITIAL_STATE
+    tops = 0
+    unseen = 0
+    for i in range(R.RACK, R.N_CARDS):
+        unseen += 1 << (2 * (deal_values[i] - 1))
+    for p in range(R.PILES):
+        value = deal_values[R.kitchen_top_index(p, R.PILE_DEPTH)]
+        tops = with_top(tops, p, value)
+        unseen -= 1 << (2 * (value - 1))
+    n_unseen = R.N_CARDS - R.RACK - R.PILES
+    counter = np.zeros(2, dtype=np.int64)
+    expected = 0.0
+    win = 0.0
+    length = 0
+    while True:
+        score, cleared, group = decide(state, tops, unseen, n_unseen, values, sums,
+                                       clearable, kitchen_limit, target_mask, bonus_always,
+                                       objective, keys, score_memo, win_memo, stamps, stamp,
+                                       groups, frames, frame_values, counter)
+        if length == 0:
+            expected, win = score, cleared
+        if group < 0:
+            break
+        line[length] = group
+        length += 1
+        child = R.apply_group(state, group)
+        for p in range(R.PILES):
+            if group >> (R.RACK + p) & 1:
+                h = R.pile_height(child, p)
+                value = deal_values[R.kitchen_top_index(p, h)] if h > 0 else 0
+                tops = with_top(tops, p, value)
+                if h > 0:
+                    unseen -= 1 << (2 * (value - 1))
+                    n_unseen -= 1
+        state = child
+    return expected, win, R.final_score(state, bonus_always), counter[0], length, counter[1] != 0
