@@ -200,6 +200,104 @@ def uses_of(cards, length, down, found, easy, sequence_blocks, p, out):
     return n
 
 
+EXPOSED, FACE_UP, UP, LEFT = 1, 2, 4, 8  # what dead_end may derive of a card
+
+
+@njit(cache=True)
+def _can_take(cards, length, status, p, h, t):
+    """May card t ever be a top that the card at height h of pile p can go onto?"""
+    if status[t] & EXPOSED == 0:
+        return False
+    if status[t] & LEFT:
+        return True
+    for i in range(h + 1, length[p]):
+        if cards[p, i] == t:
+            return False
+    return True
+
+
+@njit(cache=True)
+def dead_end(cards, length, down, found, misc, deal, easy, status):
+    """True if some card can provably never reach its foundation (so the position is lost).
+
+    A least fixpoint of necessary conditions, over the position as it stands (``status`` is a
+    work array of 52 entries).  Each condition names events that must happen before the event
+    it guards, so every event of any actual continuation is derived here (induction on time),
+    and a card never derived ``up`` never reaches its foundation:
+
+    * exposed(c): c becomes the top of a pile.  True for tops and for stock cards (they land on
+      top); otherwise the card y now directly on c must leave it first (no card can be put on
+      c before c is a top), so exposed(c) needs leaves(y).
+    * leaves(y): y is taken off the card under it: y must be face up (face up now, or exposed
+      since) and go to its foundation (up(y)), or onto a card one rank higher of the other
+      colour that is a top at the time (exposed), or into a space (a king, any card in easy
+      mode) once a space can exist.
+    * up(c): c reaches its foundation: exposed(c), and up of the card below it in its suit.
+    * space: some pile empties: its bottom card leaves (to the foundation or onto a higher
+      card; a space cannot be used before the first one exists).
+    * A card t lying above y in y's own pile can take y only after t has left its place.
+    Cards on the foundations count as up and are never exposed (they can take no card).
+    """
+    for c in range(R.N_CARDS):
+        status[c] = 0
+    for s in range(4):
+        for r in range(found[s]):
+            status[s * 13 + r] = UP
+    space = False
+    for p in range(R.PILES):
+        if length[p] == 0:
+            space = True
+            continue
+        for h in range(down[p], length[p]):
+            status[cards[p, h]] |= FACE_UP
+        status[cards[p, length[p] - 1]] |= EXPOSED
+    if misc[0] == 0:
+        for i in range(R.STOCK_FIRST, R.N_CARDS):
+            status[deal[i]] |= EXPOSED | FACE_UP
+    changed = True
+    while changed:
+        changed = False
+        for p in range(R.PILES):
+            for h in range(length[p]):
+                # leaves(y), for y on a card (h > 0) or at the bottom of its pile (h == 0).
+                y = cards[p, h]
+                if status[y] & FACE_UP == 0:
+                    continue
+                if (status[cards[p, h - 1]] & EXPOSED != 0) if h > 0 else space:
+                    continue  # nothing new to learn from y
+                leaves = status[y] & UP != 0
+                if not leaves and R.rank(y) < R.KING:
+                    t = (R.rank(y) + 1) + (0 if R.red(y) else 13)
+                    leaves = (_can_take(cards, length, status, p, h, t)
+                              or _can_take(cards, length, status, p, h, twin(t)))
+                if not leaves and h > 0 and space and (easy or R.rank(y) == R.KING):
+                    leaves = True
+                if leaves:
+                    status[y] |= LEFT
+                    if h > 0:
+                        c = cards[p, h - 1]
+                        if status[c] & EXPOSED == 0:
+                            status[c] |= EXPOSED | FACE_UP
+                            changed = True
+                    elif not space:
+                        space = True
+                        changed = True
+        for s in range(4):
+            for r in range(13):
+                c = s * 13 + r
+                if status[c] & UP:
+                    continue
+                if status[c] & EXPOSED and (r == 0 or status[c - 1] & UP):
+                    status[c] |= UP
+                    changed = True
+                else:
+                    break
+    for c in range(R.N_CARDS):
+        if status[c] & UP == 0:
+            return True
+    return False
+
+
 @njit(cache=True)
 def ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune, freed, out):
     if freed >= 0:
@@ -289,6 +387,9 @@ def search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune,
     nxt = np.zeros(MAX_DEPTH, dtype=np.int64)
     token = np.zeros(MAX_DEPTH, dtype=np.int64)
     worth = np.zeros(MAX_MOVES, dtype=np.int64)
+    status = np.zeros(R.N_CARDS, dtype=np.int64)
+    if prune and dead_end(cards, length, down, found, misc, deal, easy, status):
+        return LOSS, misc[1], 0, 0
     a, b = fingerprint(cards, length, down, misc, prune, -1)
     seen_before(a, b, table_a, table_b, table_stamp, stamp)
     count[0] = ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune, -1,
@@ -317,7 +418,9 @@ def search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune,
                     return WIN, best, nodes, depth + 1
             freed = ((move >> 16) & 255) if move & SWAP else -1
             a, b = fingerprint(cards, length, down, misc, prune, freed)
-            if seen_before(a, b, table_a, table_b, table_stamp, stamp) or depth + 1 >= MAX_DEPTH:
+            if (seen_before(a, b, table_a, table_b, table_stamp, stamp) or depth + 1 >= MAX_DEPTH
+                    or (prune and dead_end(cards, length, down, found, misc, deal, easy,
+                                           status))):
                 if depth + 1 >= MAX_DEPTH:
                     complete = False
                 R.undo_move(cards, length, down, found, misc, move, token[depth])
