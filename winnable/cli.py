@@ -188,6 +188,79 @@ def games():
                        f"{flag.expected}): {flag.help}")
 
 
+# The kinds of `winnable.plot.KINDS`, named here so that the CLI starts without matplotlib.
+PLOT_KINDS = ("winrate", "scores", "paired", "running", "effort")
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(PLOT_KINDS), metavar="KIND")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--out", default=None, metavar="PATH",
+              help="file name without extension (writes PATH.png and PATH.svg), or a directory "
+                   "(ending in /) for KIND_<run names>.png/.svg; default: plots/")
+def plot(kind, files, out):
+    """Draw a figure of saved runs (Parquet files from `batch`) as PNG and SVG.
+
+    \b
+    KIND is one of:
+      winrate  win rate of each run with its 95% interval
+      scores   score distribution of each run
+      paired   two runs on the same deals: outcome under one against the other
+      running  running win rate and its 95% interval as deals accumulate
+      effort   solver effort per deal: nodes and seconds (log-scale ECDF)
+    """
+    from .plot import plot_files
+    for path in plot_files(kind, files, out):
+        click.echo(f"wrote {path}")
+
+
+@cli.command()
+@game_option
+@click.option("--n", "n", type=int, required=True, help="deals per rule set")
+@click.option("--grid", "grid", multiple=True, required=True, metavar="KEY=V1,V2",
+              help="a rule flag and the values to sweep (repeatable: every combination is "
+                   "run); when a value holds commas, separate values with |, e.g. "
+                   "--grid 'targets=9,19|9'")
+@variant_option
+@solver_option
+@option_option
+@click.option("--start", type=int, default=1, show_default=True, help="first deal number")
+@click.option("--workers", "-w", type=int, default=None,
+              help="worker processes (default: all cores)")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="where tables, figure and runs go (default "
+                   "results/sweeps/<game>_<solver>_by_<grid keys>/); rerunning resumes")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bars")
+def sweep(game, n, grid, variant, solver, options, start, workers, out_dir, quiet):
+    """Solve the same deals under every combination of rule flags and compare: one table of
+    win rates (CSV, Markdown), one of paired differences, one figure (PNG, SVG).
+
+    Values of a --grid are separated by commas, or by | when a value itself holds commas
+    (quote it for the shell). Deals START..START+N-1 are solved under each rule set into
+    OUT_DIR/runs/ (one Parquet file each, resumable like `batch`).
+
+    \b
+    Example:
+      winnable sweep --game nineball --n 100000 --grid kitchen_per_group=1,2,3 \\
+          --grid 'targets=9,19|9'
+    """
+    from .sweep import parse_grid, sweep as run_sweep
+    try:
+        result = run_sweep(game, n, parse_grid(grid), start=start, variant=variant,
+                           solver=solver, options=parse_options(options), workers=workers,
+                           out_dir=out_dir, progress=not quiet)
+    except KeyboardInterrupt:
+        click.echo("interrupted: every finished chunk is kept; rerun the same command to resume",
+                   err=True)
+        sys.exit(130)
+    for rules, count in result.solved.items():
+        click.echo(f"{rules}: {count:,} deals solved now, {n - count:,} already stored")
+    click.echo()
+    click.echo((result.out_dir / "summary.md").read_text())
+    for path in result.files + result.runs:
+        click.echo(f"wrote {path}")
+
+
 def _run(command) -> None:
     try:
         rc = command.main(standalone_mode=False, prog_name=Path(sys.argv[0]).name)

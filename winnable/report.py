@@ -30,16 +30,24 @@ def markdown(df: pd.DataFrame, columns: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def rate_text(point: float, low: float, high: float) -> str:
+    """A win rate and its 95% interval as text, e.g. ``97.471% [97.440, 97.502]``."""
+    return f"{100 * point:.3f}% [{100 * low:.3f}, {100 * high:.3f}]"
+
+
+def mean_text(mean: float, low: float, high: float) -> str:
+    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+
+
 def headline(df: pd.DataFrame) -> pd.DataFrame:
     """Win rates and mean scores as printable text with their intervals."""
     out = pd.DataFrame({
         "game": df["game"], "solver": df["solver"], "rules": df["variant"],
         "deals": df["deals"].map(lambda n: f"{n:,}"),
-        "win rate (95% CI)": [f"{100 * p:.3f}% [{100 * lo:.3f}, {100 * hi:.3f}]"
-                              for p, lo, hi in zip(df.win_rate, df.win_low, df.win_high)],
+        "win rate (95% CI)": list(map(rate_text, df.win_rate, df.win_low, df.win_high)),
         "unknown": df["unknowns"],
-        "mean score (95% CI)": [f"{m:.3f} [{lo:.3f}, {hi:.3f}]"
-                                for m, lo, hi in zip(df.mean_score, df.score_low, df.score_high)],
+        "mean score (95% CI)": list(map(mean_text, df.mean_score, df.score_low,
+                                        df.score_high)),
     })
     if "command" in df.columns:
         out["command"] = df["command"].map(lambda c: f"`{c}`")

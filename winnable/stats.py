@@ -13,32 +13,47 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 Z95 = 1.959963984540054
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return (low, high)
+    low, high = wilson_bounds(successes, n, z)
+    return float(low), float(high)
+
+
+def wilson_bounds(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson's 95% bounds for arrays of success counts out of ``n`` (``(0, 1)`` where n = 0)."""
+    s = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = s / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = np.where((s == 0) | (n <= 0), 0.0, np.maximum(0.0, centre - half))
+    high = np.where((s == n) | (n <= 0), 1.0, np.minimum(1.0, centre + half))
+    return low, high
 
 
 def win_rate_interval(wins: int, losses: int, unknowns: int, z: float = Z95) -> tuple[float, float, float]:
     """(point estimate, lower, upper) with unknowns counted as losses for the lower bound and
     as wins for the upper bound."""
+    point, low, high = win_rate_intervals(wins, losses, unknowns, z)
+    return float(point), float(low), float(high)
+
+
+def win_rate_intervals(wins, losses, unknowns, z: float = Z95):
+    """``win_rate_interval`` for arrays of counts (e.g. running totals as deals accumulate):
+    arrays of point estimates (NaN while nothing is decided), lower and upper bounds."""
+    wins, losses, unknowns = (np.asarray(x, dtype=np.float64) for x in (wins, losses, unknowns))
     n = wins + losses + unknowns
     decided = wins + losses
-    point = wins / decided if decided else float("nan")
-    low = wilson_interval(wins, n, z)[0]
-    high = wilson_interval(wins + unknowns, n, z)[1]
-    return point, low, high
+    with np.errstate(divide="ignore", invalid="ignore"):
+        point = np.where(decided > 0, wins / decided, np.nan)
+    return point, wilson_bounds(wins, n, z)[0], wilson_bounds(wins + unknowns, n, z)[1]
 
 
 def mean_interval(values: pd.Series, z: float = Z95) -> tuple[float, float, float]:
@@ -136,3 +151,23 @@ def summarize(df: pd.DataFrame, mean_columns: tuple[str, ...] = ()) -> list[Summ
             means=means,
         ))
     return out
+
+
+OUTCOME_ORDER = ("win", "loss", "unknown")
+
+
+def paired_outcomes(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """The outcomes of the deals two runs share: one row per common seed (sorted), columns
+    ``a`` and ``b``.  Seeds in only one run are left out."""
+    return pd.concat({"a": a.set_index("seed")["outcome"], "b": b.set_index("seed")["outcome"]},
+                     axis=1, join="inner").sort_index()
+
+
+def outcome_crosstab(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Deals by outcome under run a (rows) and run b (columns), from ``paired_outcomes``: win
+    and loss always, unknown for a run that has any (so 2x2, 2x3, 3x2 or 3x3)."""
+    def order(side: str) -> list[str]:
+        return [o for o in OUTCOME_ORDER if o != "unknown" or (pairs[side] == o).any()]
+
+    return (pd.crosstab(pairs["a"], pairs["b"])
+            .reindex(index=order("a"), columns=order("b"), fill_value=0).astype(int))

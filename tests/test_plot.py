@@ -1,0 +1,161 @@
+"""Figures: every kind draws from small real runs and writes PNG and SVG; the CLI wraps it with
+one-line errors for bad input."""
+
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from matplotlib.figure import Figure
+
+from winnable import plot
+from winnable.batch import load_rows, solve_batch
+from winnable.cli import PLOT_KINDS, _run, cli
+from winnable.stats import (outcome_crosstab, paired_outcomes, summarize, win_rate_interval,
+                            win_rate_intervals)
+
+N = 300
+
+
+@pytest.fixture(scope="module")
+def run_files(tmp_path_factory):
+    """Nineball, deals 1-300, under both kitchen rules (exact solver: no unknowns)."""
+    folder = tmp_path_factory.mktemp("runs")
+    files = []
+    for name, variant in (("nb_kpg3", None), ("nb_kpg1", {"kitchen_per_group": 1})):
+        files.append(folder / f"{name}.parquet")
+        solve_batch("nineball", n=N, variant=variant, workers=1, out=files[-1], progress=False)
+    return files
+
+
+@pytest.fixture(scope="module")
+def rows(run_files):
+    return pd.concat([load_rows(f) for f in run_files], ignore_index=True)
+
+
+def texts(fig: Figure) -> str:
+    return "\n".join(t.get_text() for t in fig.texts)
+
+
+@pytest.mark.parametrize("kind", plot.KINDS)
+def test_each_kind_draws_and_saves(kind, rows, tmp_path):
+    fig = plot.PLOTS[kind](rows)
+    assert isinstance(fig, Figure)
+    assert fig._suptitle.get_text().startswith("Nineball Solitaire: ")
+    for ax in fig.axes:
+        if ax.get_label() == "<colorbar>":
+            continue
+        assert ax.get_xlabel() and ax.get_ylabel()
+    caption = texts(fig)
+    for needle in ("N = 300", "solver thoughtful", "default", "kitchen_per_group=1",
+                   "deals 1-300"):
+        assert needle in caption, (needle, caption)
+    png, svg = plot.save(fig, tmp_path / kind)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+    assert b"<svg" in svg.read_bytes()[:1000] and svg.stat().st_size > 5000
+
+
+def test_save_strips_extension_and_svg_is_reproducible(rows, tmp_path):
+    fig = plot.winrate(rows)
+    first = plot.save(fig, tmp_path / "a.png")
+    assert [p.name for p in first] == ["a.png", "a.svg"]
+    again = plot.save(plot.winrate(rows), tmp_path / "b.svg")
+    assert first[1].read_bytes() == again[1].read_bytes()
+
+
+def test_winrate_labels_carry_the_intervals(rows):
+    fig = plot.winrate(rows)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    summaries = {s.variant: s for s in summarize(rows)}
+    s = summaries["kitchen_per_group=1"]
+    assert any(label.startswith("kitchen_per_group=1\n") and f"{100 * s.win_rate:.3f}%" in label
+               and f"{100 * s.win_low:.3f}" in label for label in labels)
+
+
+def test_running_interval_ends_at_the_summary(rows):
+    """The running band after all N deals is the summary's interval (same formula, arrays)."""
+    part = rows[rows.variant == "kitchen_per_group=1"].sort_values("seed")
+    totals = [np.cumsum(part.outcome.to_numpy() == o) for o in ("win", "loss", "unknown")]
+    point, low, high = (x[-1] for x in win_rate_intervals(*totals))
+    s = summarize(part)[0]
+    assert (point, low, high) == (s.win_rate, s.win_low, s.win_high)
+
+
+def test_vector_intervals_match_the_scalar_ones():
+    cases = [(w, l, u) for w in (0, 1, 7, 50) for l in (0, 2, 50) for u in (0, 3)]
+    points, lows, highs = win_rate_intervals(*np.array(cases).T)
+    for case, p, lo, hi in zip(cases, points, lows, highs):
+        expected = win_rate_interval(*case)
+        assert np.allclose((p, lo, hi), expected, equal_nan=True, rtol=0, atol=0), case
+
+
+def test_paired_uses_common_seeds_only(run_files, tmp_path):
+    a, b = load_rows(run_files[0], 1, 200), load_rows(run_files[1], 101, 300)
+    pairs = paired_outcomes(a, b)
+    assert list(pairs.index) == list(range(101, 201))
+    table = outcome_crosstab(pairs)
+    assert table.to_numpy().sum() == 100 and list(table.index) == ["win", "loss"]
+    fig = plot.paired(pd.concat([a, b]))
+    assert "Common deals: N = 100" in texts(fig)
+
+
+def test_paired_refuses_other_than_two_runs(rows):
+    with pytest.raises(plot.PlotError, match="exactly two runs"):
+        plot.paired(rows[rows.variant == "default"])
+
+
+def test_cli_plot_writes_png_and_svg(run_files, tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "fig"
+    result = runner.invoke(cli, ["plot", "paired", *map(str, run_files), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [f"wrote {out}.png", f"wrote {out}.svg"]
+    folder = tmp_path / "figs"
+    result = runner.invoke(cli, ["plot", "effort", str(run_files[0]), "--out", f"{folder}/"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["effort_nb_kpg3.png", "effort_nb_kpg3.svg"]
+    assert all(p.stat().st_size > 0 for p in folder.iterdir())
+
+
+def test_cli_kinds_are_the_library_kinds():
+    assert PLOT_KINDS == plot.KINDS
+
+
+def run_cli(args, monkeypatch, capsys) -> tuple[int, str]:
+    """The installed entry point (``winnable ...``), in process."""
+    monkeypatch.setattr(sys, "argv", ["winnable", *args])
+    with pytest.raises(SystemExit) as stop:
+        _run(cli)
+    return stop.value.code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["plot", "winrate", "no-such.parquet"], "no such file: no-such.parquet"),
+    (["plot", "bars", "x.parquet"], "'bars' is not one of 'winrate', 'scores'"),
+    (["plot", "winrate", "{text}"], "cannot read"),
+    (["plot", "winrate", "{table}"], "is not a winnable run file"),
+    (["plot", "paired", "{run}"], "paired needs exactly two runs"),
+    (["plot", "winrate"], "Missing argument 'FILES...'"),
+])
+def test_cli_bad_input_is_one_line(args, needle, run_files, tmp_path, monkeypatch, capsys):
+    (tmp_path / "notes.parquet").write_text("not parquet\n")
+    pd.DataFrame({"x": [1]}).to_parquet(tmp_path / "table.parquet")
+    names = {"text": tmp_path / "notes.parquet", "table": tmp_path / "table.parquet",
+             "run": run_files[0]}
+    monkeypatch.chdir(tmp_path)
+    code, err = run_cli([a.format(**names) for a in args], monkeypatch, capsys)
+    assert code != 0
+    assert needle in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "plots").exists()
+
+
+def test_runs_apart_by_solver_options_are_labelled_by_them(rows):
+    one = rows[rows.variant == "default"]
+    both = pd.concat([one.assign(options="budget=10 prune=1"),
+                      one.assign(options="budget=20 prune=1")])
+    runs = plot.runs_of(both)
+    assert [r.label for r in runs] == ["budget=10", "budget=20"]
+    assert "options prune=1" in plot.caption(runs)
+    with pytest.raises(plot.PlotError, match="appears twice"):
+        plot.runs_of(pd.concat([one, one]))

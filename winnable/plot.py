@@ -1,0 +1,381 @@
+"""Figures of runs: win rates, score distributions, paired outcomes, running win rates and
+solver effort.
+
+Each function takes the per-deal rows of one or more runs (a DataFrame from
+``batch.read_runs``, ``batch.load_rows`` or ``solve_batch``; a run is one game, solver and rule
+set) and returns a matplotlib ``Figure`` drawn with the Agg renderer (no window, no pyplot
+state; a notebook shows it as the cell's value).  ``save`` writes it as PNG and SVG.  Every
+figure has a title, labelled axes with units and a caption giving N, the rules and the solver
+of each run.  Intervals are the 95% Wilson intervals of ``winnable.stats``, counting unknown
+deals as losses for the low end and as wins for the high end.
+
+    from winnable import plot
+    from winnable.batch import read_runs
+    df = read_runs(["runs/nineball_thoughtful.parquet",
+                    "runs/nineball_thoughtful_kitchen_per_group-1.parquet"])
+    plot.save(plot.winrate(df), "plots/nineball_winrate")   # plots/nineball_winrate.png, .svg
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from .batch import BatchError, read_runs, read_spec
+from .games import get_game
+from .report import rate_text
+from .stats import (GROUP_KEYS, Summary, outcome_crosstab, paired_outcomes, summarize,
+                    win_rate_intervals)
+
+COLUMNS = ("seed", "game", "solver", "variant", "outcome", "score", "nodes", "seconds")
+INTERVAL_NOTE = ("95% intervals: Wilson, unknown deals counted as losses (low end) and as wins "
+                 "(high end).")
+CAPTION_WIDTH = 120       # characters per caption line
+CAPTION_CHARS_PER_INCH = 15
+CAPTION_LINE = 0.17       # inches per caption line
+MAX_POINTS = 2000         # points per curve: enough for the eye, small SVG files at any N
+
+
+class PlotError(BatchError):
+    """A figure cannot be drawn from the runs given (the message is one line for the user)."""
+
+
+# What tells runs apart: game, solver, rules and (where the rows carry them) solver options.
+RUN_KEYS = (*GROUP_KEYS, "options")
+KEY_FORMATS = ("{}", "solver={}", "{}", "{}")
+KEY_NAMES = ("game", "solver", "rules", "options")
+
+
+@dataclass
+class Run:
+    """The rows of one run (sorted by seed), its summary, its key (game, solver, rules, solver
+    options) and the label that tells it apart from the other runs in the same figure."""
+
+    rows: pd.DataFrame
+    summary: Summary
+    key: tuple[str, str, str, str]
+    label: str = ""
+
+
+def runs_of(df: pd.DataFrame) -> list[Run]:
+    """Split per-deal rows into runs (game, solver, rules and the ``options`` column if there is
+    one), in the order they first appear."""
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        raise PlotError(f"not winnable run rows: missing column(s) {', '.join(missing)}")
+    if df.empty:
+        raise PlotError("no deals to plot")
+    df = df if "options" in df.columns else df.assign(options="")
+    runs = []
+    for key, part in df.groupby(list(RUN_KEYS), sort=False):
+        part = part.sort_values("seed", ignore_index=True)
+        twice = part["seed"][part["seed"].duplicated()]
+        if len(twice):
+            raise PlotError(f"deal {twice.iloc[0]} appears twice in the runs of {key[0]}, solver "
+                            f"{key[1]}, rules {key[2]} (the same run given twice?)")
+        runs.append(Run(part, summarize(part)[0], tuple(map(str, key))))
+    # Label a run by what differs between the runs (the caption states what they share).
+    varying = _varying(runs)
+    shared = _shared_options(runs)
+    for run in runs:
+        parts = list(run.key[:3]) + [" ".join(w for w in run.key[3].split() if w not in shared)]
+        run.label = ", ".join(KEY_FORMATS[i].format(parts[i]) for i in varying)
+    return runs
+
+
+def _shared_options(runs: Sequence[Run]) -> list[str]:
+    """The solver option words (``key=value``) every run has."""
+    words = [r.key[3].split() for r in runs]
+    return [w for w in words[0] if all(w in other for other in words[1:])]
+
+
+def _varying(runs: Sequence[Run]) -> list[int]:
+    """Which parts of the runs' keys differ between them (the rules when none does)."""
+    return [i for i in range(len(RUN_KEYS)) if len({r.key[i] for r in runs}) > 1] or [2]
+
+
+def _shared(runs: Sequence[Run]) -> str:
+    """What every run of a figure has in common: game, solver, rules, options, deals."""
+    bits = ["game " + " / ".join(dict.fromkeys(r.key[0] for r in runs))]
+    for i in (1, 2):
+        values = {r.key[i] for r in runs}
+        if len(values) == 1:
+            bits.append(f"{KEY_NAMES[i]} {values.pop()}")
+    if _shared_options(runs):
+        bits.append(f"options {' '.join(_shared_options(runs))}")
+    ranges = {(r.summary.first_seed, r.summary.last_seed, r.summary.deals) for r in runs}
+    if len(ranges) == 1:
+        first, last, n = ranges.pop()
+        each = " each" if len(runs) > 1 else ""
+        bits.append(f"N = {n:,} deals{each} (deals {first}-{last})")
+    return "; ".join(bits) + "."
+
+
+def _counts(run: Run, with_n: bool) -> str:
+    s = run.summary
+    n = f"N = {s.deals:,} (deals {s.first_seed}-{s.last_seed}), " if with_n else ""
+    return f"{n}{s.wins:,} wins, {s.losses:,} losses, {s.unknowns:,} unknown"
+
+
+def caption(runs: Sequence[Run], *notes: str, width: int = CAPTION_WIDTH) -> str:
+    """The caption of a figure: what the runs share, then each run's N and outcome counts
+    (lines of at most ``width`` characters)."""
+    with_n = len({(r.summary.first_seed, r.summary.last_seed) for r in runs}) > 1
+    if len(runs) == 1:
+        per_run = [_counts(runs[0], with_n) + "."]
+    else:
+        per_run = ["; ".join(f"{r.label}: {_counts(r, with_n)}" for r in runs) + "."]
+    lines = []
+    for paragraph in [_shared(runs), *per_run, *notes]:
+        lines += textwrap.wrap(paragraph, width) or [""]
+    return "\n".join(lines)
+
+
+def _title(runs: Sequence[Run], what: str) -> str:
+    games = dict.fromkeys(get_game(r.key[0]).title for r in runs)
+    return f"{' / '.join(games)}: {what}"
+
+
+def _figure(width: float, height: float, panels: int = 1) -> tuple[Figure, list]:
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig, list(fig.subplots(1, panels, squeeze=False)[0])
+
+
+def _finish(fig: Figure, title: str, runs: Sequence[Run], *notes: str) -> Figure:
+    """Title on top, the caption (``caption(runs, *notes)``) below the axes, layout fitted
+    around both."""
+    width, height = fig.get_size_inches()
+    text = caption(runs, *notes, width=int(CAPTION_CHARS_PER_INCH * width))
+    extra = CAPTION_LINE * (text.count("\n") + 1.6)
+    fig.set_size_inches(width, height + extra)
+    fig.suptitle(title, fontweight="bold")
+    fig.text(0.01, 0.2 * CAPTION_LINE / (height + extra), text, fontsize=8, ha="left",
+             va="bottom", color="0.2")
+    fig.tight_layout(rect=(0, extra / (height + extra), 1, 1))
+    return fig
+
+
+def _colours(n: int) -> list:
+    cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+def _sample(n: int, log: bool) -> np.ndarray:
+    """At most MAX_POINTS indices into 0..n-1, spread evenly (or evenly on a log scale), always
+    including the first and the last."""
+    if n <= MAX_POINTS:
+        return np.arange(n)
+    points = np.geomspace(1, n, MAX_POINTS) if log else np.linspace(1, n, MAX_POINTS)
+    return np.unique(np.round(points).astype(np.int64)) - 1
+
+
+def _percent(x) -> np.ndarray:
+    return 100 * np.asarray(x, dtype=np.float64)
+
+
+# --- the figures -------------------------------------------------------------------------------
+
+def winrate(df: pd.DataFrame, title: str | None = None) -> Figure:
+    """Win rate of each run (point: wins / decided deals) with its 95% interval."""
+    runs = runs_of(df)
+    fig, (ax,) = _figure(8, 1.3 + 0.55 * len(runs))
+    y = np.arange(len(runs))[::-1]              # first run on top
+    for yi, run, colour in zip(y, runs, _colours(len(runs))):
+        s = run.summary
+        low, high = _percent([s.win_low, s.win_high])
+        ax.hlines(yi, low, high, color=colour, lw=2.5)
+        ax.plot([low, high], [yi, yi], "|", color=colour, ms=12, mew=2)
+        ax.plot(_percent(s.win_rate), yi, "o", color=colour, ms=7)
+    rates = [rate_text(r.summary.win_rate, r.summary.win_low, r.summary.win_high) for r in runs]
+    ax.set_yticks(y, [f"{r.label}\n{rate}" for r, rate in zip(runs, rates)])
+    ax.set_ylim(-0.6, len(runs) - 0.4)
+    ax.set_ylabel(", ".join(KEY_NAMES[i] for i in _varying(runs)))
+    ax.set_xlabel("win rate (% of decided deals), with its 95% interval")
+    ax.grid(axis="x", alpha=0.3)
+    return _finish(fig, title or _title(runs, "win rate"), runs, INTERVAL_NOTE)
+
+
+def scores(df: pd.DataFrame, title: str | None = None) -> Figure:
+    """The distribution of scores of each run (share of deals at each score)."""
+    runs = runs_of(df)
+    fig, (ax,) = _figure(8, 4.2)
+    width = 0.8 / len(runs)
+    for i, run in enumerate(runs):
+        counts = run.rows["score"].value_counts().sort_index()
+        ax.bar(counts.index + (i - (len(runs) - 1) / 2) * width,
+               _percent(counts.to_numpy() / len(run.rows)), width, label=run.label)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("score (points; undecided deals: the best score found)")
+    ax.set_ylabel("share of deals (%)")
+    ax.grid(axis="y", alpha=0.3)
+    if len(runs) > 1:
+        ax.legend(fontsize=8)
+    return _finish(fig, title or _title(runs, "score distribution"), runs)
+
+
+def paired(df: pd.DataFrame, title: str | None = None) -> Figure:
+    """Two runs of the same game on the same deals: how many deals have each pair of outcomes
+    (the seeds both runs hold; e.g. strict rules against easy ones)."""
+    runs = runs_of(df)
+    if len(runs) != 2:
+        raise PlotError(f"paired needs exactly two runs (game, solver, rules), got {len(runs)}: "
+                        + "; ".join(r.label for r in runs))
+    a, b = runs
+    if a.key[0] != b.key[0]:
+        raise PlotError(f"paired compares deals of one game, got {a.key[0]} and {b.key[0]}")
+    pairs = paired_outcomes(a.rows, b.rows)
+    if pairs.empty:
+        raise PlotError(f"the two runs share no deal numbers ({a.label}: deals "
+                        f"{a.summary.first_seed}-{a.summary.last_seed}; {b.label}: deals "
+                        f"{b.summary.first_seed}-{b.summary.last_seed})")
+    table = outcome_crosstab(pairs)
+    counts = table.to_numpy()
+    fig, (ax,) = _figure(6.5, 4.6)
+    image = ax.imshow(counts, cmap="Blues", vmin=0)
+    for (i, j), count in np.ndenumerate(counts):
+        dark = count > 0.6 * counts.max()
+        ax.text(j, i, f"{count:,}\n{100 * count / len(pairs):.2f}%", ha="center", va="center",
+                color="white" if dark else "black", fontsize=9)
+    ax.set_xticks(range(len(table.columns)), table.columns)
+    ax.set_yticks(range(len(table.index)), table.index)
+    ax.set_xlabel(f"outcome under {b.label}")
+    ax.set_ylabel(f"outcome under {a.label}")
+    fig.colorbar(image, ax=ax, label="deals (count)")
+    changed = int((pairs["a"] != pairs["b"]).sum())
+    note = (f"Common deals: N = {len(pairs):,} (deal numbers held by both runs); outcome "
+            f"changed on {changed:,} ({100 * changed / len(pairs):.2f}%).")
+    return _finish(fig, title or _title(runs, "outcome of the same deals in two runs"),
+                   runs, note)
+
+
+def running(df: pd.DataFrame, title: str | None = None) -> Figure:
+    """The win rate and its 95% interval after the first 1, 2, ... N deals (in seed order)."""
+    runs = runs_of(df)
+    fig, (ax,) = _figure(8, 4.2)
+    for run, colour in zip(runs, _colours(len(runs))):
+        outcome = run.rows["outcome"].to_numpy()
+        totals = [np.cumsum(outcome == o) for o in ("win", "loss", "unknown")]
+        keep = _sample(len(outcome), log=True)
+        point, low, high = (_percent(x[keep]) for x in win_rate_intervals(*totals))
+        deals = keep + 1
+        ax.fill_between(deals, low, high, color=colour, alpha=0.2, lw=0)
+        ax.plot(deals, point, color=colour, lw=1.5, label=run.label)
+    ax.set_xscale("log")
+    ax.set_xlabel("deals solved (first N deal numbers; log scale)")
+    ax.set_ylabel("win rate (% of decided deals)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, title="line: win rate; band: 95% interval", title_fontsize=8)
+    return _finish(fig, title or _title(runs, "running win rate as deals accumulate"),
+                   runs, INTERVAL_NOTE)
+
+
+EFFORT_PANELS = (("nodes", "search nodes per deal (count; log scale)"),
+                 ("seconds", "solve time per deal (seconds; log scale)"))
+
+
+def effort(df: pd.DataFrame, title: str | None = None) -> Figure:
+    """How much work the solver did per deal: the cumulative distributions (ECDF) of search
+    nodes and of seconds, on log scales."""
+    runs = runs_of(df)
+    fig, axes = _figure(11, 4.2, panels=len(EFFORT_PANELS))
+    hidden = []
+    for ax, (column, xlabel) in zip(axes, EFFORT_PANELS):
+        for run in runs:
+            values = np.sort(run.rows[column].to_numpy(dtype=np.float64))
+            keep = _sample(len(values), log=False)
+            keep = keep[values[keep] > 0]
+            at_most = np.searchsorted(values, values[keep], side="right")
+            share = np.concatenate([[0], at_most]) / len(values)
+            x = values[np.concatenate([keep[:1], keep])]      # the curve starts from 0%
+            ax.step(x, _percent(share), where="post", label=run.label)
+            if (values <= 0).any():
+                hidden.append(f"{run.label}: {int((values <= 0).sum()):,} deals with 0 {column}")
+        ax.set_xscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("deals with at most this effort (%)")
+        ax.set_ylim(0, 101)
+        ax.grid(alpha=0.3)
+    if len(runs) > 1:
+        axes[0].legend(fontsize=8)
+    notes = [f"Not on the log axes (counted in the shares): {'; '.join(hidden)}."] if hidden else []
+    return _finish(fig, title or _title(runs, "solver effort per deal"), runs, *notes)
+
+
+PLOTS: dict[str, Callable[..., Figure]] = {
+    "winrate": winrate, "scores": scores, "paired": paired, "running": running, "effort": effort,
+}
+KINDS = tuple(PLOTS)
+
+
+# --- files -------------------------------------------------------------------------------------
+
+def save(fig: Figure, path: str | os.PathLike) -> list[Path]:
+    """Write ``fig`` as ``path.png`` and ``path.svg`` (a .png or .svg suffix on ``path`` is
+    dropped) and return the two paths.  The SVG is byte-for-byte reproducible."""
+    path = Path(path)
+    if path.suffix.lower() in (".png", ".svg"):
+        path = path.with_suffix("")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    with matplotlib.rc_context({"svg.hashsalt": "winnable"}):
+        for ext, kwargs in (("png", {"dpi": 150}), ("svg", {"metadata": {"Date": None}})):
+            target = path.with_name(f"{path.name}.{ext}")
+            fig.savefig(target, format=ext, **kwargs)
+            written.append(target)
+    return written
+
+
+def options_text(options: Sequence[tuple[str, object]]) -> str:
+    """Solver options as ``key=value`` words (a run's ``RunSpec.options``)."""
+    return " ".join(f"{k}={v}" for k, v in options)
+
+
+def load(files: Sequence[str | os.PathLike]) -> pd.DataFrame:
+    """The rows of the run files, checked to be winnable runs (one-line errors otherwise), with
+    an ``options`` column: the solver options stored in each file."""
+    frames = []
+    for path in files:
+        df = read_runs([path])
+        spec = read_spec(Path(path))
+        df["options"] = options_text(spec.options) if spec else ""
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise PlotError(f"{path} is not a winnable run file (no column(s) "
+                            f"{', '.join(missing)})")
+        if df.empty:
+            raise PlotError(f"{path} holds no deals")
+        frames.append(df)
+    if not frames:
+        raise PlotError("give at least one run file (.parquet)")
+    return pd.concat(frames, ignore_index=True)
+
+
+def default_stem(kind: str, files: Sequence[str | os.PathLike],
+                 out: str | os.PathLike | None = None) -> Path:
+    """Where ``plot_files`` writes: ``out`` (without extension), or ``<kind>_<run names>`` in the
+    directory ``out`` (default ``plots/``)."""
+    if out is not None and not (Path(out).is_dir() or str(out).endswith(("/", os.sep))):
+        return Path(out)
+    stems = [Path(f).stem for f in files]
+    name = "+".join(stems) if len(stems) <= 2 else f"{stems[0]}+{len(stems) - 1}_more"
+    return Path(out if out is not None else "plots") / f"{kind}_{name}"
+
+
+def plot_files(kind: str, files: Sequence[str | os.PathLike],
+               out: str | os.PathLike | None = None) -> list[Path]:
+    """Draw one kind of figure from run files and save it (PNG and SVG); returns the paths."""
+    if kind not in PLOTS:
+        raise PlotError(f"unknown plot kind {kind!r}: choose one of {', '.join(KINDS)}")
+    fig = PLOTS[kind](load(files))
+    return save(fig, default_stem(kind, files, out))
