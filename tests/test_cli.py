@@ -49,7 +49,7 @@ def test_solve_text_shows_layout_outcome_and_line():
     (["batch", "--game", "nineball", "--n", "0"], "--n must be at least 1"),
     (["batch", "--game", "nineball", "--n", "5", "--workers", "0"], "--workers must be at least 1"),
     (["summary", "no-such-file.parquet"], "no such file: no-such-file.parquet"),
-    (["batch", "--game", "nineball", "--n", "5", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler"),
+    (["batch", "--game", "nineball", "--n", "5", "--scheduler", "localhost:8786"], "--scheduler must look like tcp://HOST:PORT"),
     (["solve", "--game", "nineball", "--seed", "x"], "'x' is not a valid integer"),
 ])
 def test_user_errors_are_one_line(args, needle, tmp_path):

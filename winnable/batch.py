@@ -8,17 +8,22 @@ parts are deleted.  An interrupted batch (Ctrl-C, kill -9, power cut) therefore 
 the chunks being solved at that moment; rerunning the same command skips every seed already
 stored.  Each file carries the run's identity (game, solver, rules, solver options, rules
 version) in its metadata, and a run with another identity is refused rather than mixed in.
+
+The chunks are solved by local worker processes, or with ``scheduler`` by the workers of a Dask
+distributed cluster; either way each chunk is solved by :func:`solve_table` and stored by
+:func:`write_part` (on a cluster the rows travel back and this machine writes them).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -91,16 +96,27 @@ def parts_dir(out: Path) -> Path:
 
 # --- one chunk: what a worker (local process or Dask task) does ---------------------------------
 
-def solve_chunk(spec_json: str, first: int, last: int, parts: str) -> dict:
-    """Solve seeds first..last and write them as a part file; returns a small report."""
+def solve_table(spec_json: str, first: int, last: int) -> pa.Table:
+    """Solve seeds first..last and return their rows.  This is all a worker does, locally or on
+    a Dask cluster; the part file is written by :func:`write_part`."""
     spec = RunSpec.from_json(spec_json)
     game = get_game(spec.game)
     seeds = np.arange(first, last + 1, dtype=np.int64)
     columns = game.solve_seeds(seeds, spec.variant, spec.solver, dict(spec.options))
-    write_atomic(to_table(spec, columns, game.extra_columns),
-                 Path(parts) / f"part-{first:012d}-{last:012d}.parquet")
-    return {"first": first, "last": last, "deals": len(seeds),
-            "wins": int(np.sum(np.asarray(columns["outcome"]) == "win"))}
+    return to_table(spec, columns, game.extra_columns)
+
+
+def write_part(parts: Path, table: pa.Table) -> int:
+    """Store one solved chunk atomically as ``parts/part-FIRST-LAST.parquet``; returns its deals."""
+    seeds = table["seed"]
+    first, last = seeds[0].as_py(), seeds[-1].as_py()
+    write_atomic(table, Path(parts) / f"part-{first:012d}-{last:012d}.parquet")
+    return table.num_rows
+
+
+def solve_chunk(spec_json: str, first: int, last: int, parts: str) -> int:
+    """A local worker process solves a chunk and writes its part on the shared disk itself."""
+    return write_part(Path(parts), solve_table(spec_json, first, last))
 
 
 def to_table(spec: RunSpec, columns: Mapping[str, Any], extra: Sequence[str]) -> pa.Table:
@@ -217,14 +233,20 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
                 progress: bool = True, scheduler: str | None = None) -> pd.DataFrame:
     """Solve deals start..start+n-1 and return their rows (a DataFrame).  Rows are stored in
     ``out`` (default ``runs/<game>_<solver>[_<rules>].parquet``); seeds already stored there
-    are not solved again."""
+    are not solved again.  ``workers`` local processes solve the chunks (default: all cores),
+    or with ``scheduler="tcp://HOST:PORT"`` the workers of that Dask cluster (then ``workers``
+    must stay None: the cluster's workers are started with `dask worker`)."""
     if n <= 0:
         raise BatchError(f"--n must be at least 1, got {n}")
     if start <= 0:
         raise BatchError(f"--start must be at least 1 (deal numbers start at 1), got {start}")
-    if scheduler:
-        raise BatchError("Dask cluster runs (--scheduler) are not available yet; run without "
-                         "--scheduler to use this machine's cores")
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
+        if workers is not None:
+            raise BatchError("--workers sets this machine's processes; with --scheduler the "
+                             "cluster's workers do the work (start them with `dask worker "
+                             "--nworkers N`): drop --workers")
+        _import_distributed()
     if workers is not None and workers < 1:
         raise BatchError(f"--workers must be at least 1, got {workers}")
     spec = RunSpec.make(game, variant, solver, options)
@@ -241,6 +263,7 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         raise BatchError(f"--chunk must be at least 1, got {chunk}")
     chunks = missing_chunks(start, last, done, chunk)
     if chunks:
+        client = connect(scheduler) if scheduler is not None else None
         parts = parts_dir(out_path)
         parts.mkdir(exist_ok=True)
         (parts / "run.json").write_text(spec.to_json())
@@ -248,9 +271,14 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         already = n - todo
         bar = _progress(n, already, f"{spec.game} {spec.solver}", progress)
         try:
-            run_chunks_local(spec, chunks, parts, workers, bar)
+            if client is not None:
+                run_chunks_dask(client, spec, chunks, parts, bar)
+            else:
+                run_chunks_local(spec, chunks, parts, workers, bar)
         finally:
             bar.close()
+            if client is not None:
+                client.close()  # the scheduler forgets whatever this run still had in flight
     merge_parts(out_path)
     return load_rows(out_path, start, last)
 
@@ -261,8 +289,7 @@ def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
     spec_json = spec.to_json()
     if workers == 1 or len(chunks) == 1:
         for first, last in chunks:
-            report = solve_chunk(spec_json, first, last, str(parts))
-            bar.update(report["deals"])
+            bar.update(solve_chunk(spec_json, first, last, str(parts)))
         return
     # Spawned (not forked) workers: a clean interpreter each, whatever threads the caller has.
     # Workers ignore Ctrl-C: the parent alone stops the batch, so a chunk being solved finishes
@@ -279,7 +306,7 @@ def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
                     pending.add(pool.submit(solve_chunk, spec_json, first, last, str(parts)))
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    bar.update(future.result()["deals"])
+                    bar.update(future.result())
         except BaseException:
             for future in pending:
                 future.cancel()
@@ -288,6 +315,111 @@ def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# --- running on a Dask distributed cluster -----------------------------------------------------
+# Workers solve chunks and send the rows back; the client alone writes the parts, so workers on
+# other machines need no shared disk, only `winnable` installed.  Resuming, merging and the
+# progress bar are the local run's own.
+
+CONNECT_TIMEOUT = 15  # seconds to reach the scheduler before giving up
+
+_ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})")
+
+
+def check_scheduler_address(address: str) -> None:
+    match = _ADDRESS.fullmatch(address)
+    if not match or not 1 <= int(match.group(2)) <= 65535:
+        raise BatchError(f"--scheduler must look like tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786), "
+                         f"got {address!r}")
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise BatchError("--scheduler needs Dask distributed, which is not installed: "
+                         "pip install 'winnable[cluster]' (on this machine and every worker)"
+                         ) from None
+    return distributed
+
+
+def connect(scheduler: str):
+    """A Dask client of the scheduler at ``scheduler``, after checking that the scheduler and
+    the workers have winnable installed (a BatchError otherwise)."""
+    distributed = _import_distributed()
+    try:
+        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, ValueError) as exc:
+        raise BatchError(f"cannot reach the Dask scheduler at {scheduler} (--scheduler) within "
+                         f"{CONNECT_TIMEOUT} s: is `dask scheduler` running there and the port "
+                         f"open? ({exc.__class__.__name__})") from None
+    try:
+        check_cluster(client)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def check_cluster(client) -> None:
+    """The scheduler reads the tasks and the workers run them: both need winnable (the same
+    version as here).  Workers that join later are not checked."""
+    versions = client.get_versions(packages=["winnable"])
+    mine = versions["client"]["packages"]["winnable"]
+    others = {"the scheduler": versions["scheduler"],
+              **{f"worker {address}": info for address, info in versions["workers"].items()}}
+    wrong = []
+    for name, info in others.items():
+        theirs = (info or {}).get("packages", {}).get("winnable")
+        if theirs is None or (mine is not None and theirs != mine):
+            wrong.append(f"{name} has {'winnable ' + theirs if theirs else 'no winnable'}")
+    if wrong:
+        more = f" (and {len(wrong) - 2} more)" if len(wrong) > 2 else ""
+        raise BatchError(f"the Dask cluster needs winnable {mine or ''} on the scheduler and "
+                         f"every worker: {'; '.join(wrong[:2])}{more}; there run "
+                         "pip install 'winnable[cluster]'")
+
+
+def run_chunks_dask(client, spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
+                    bar) -> None:
+    from distributed import as_completed
+    spec_json = spec.to_json()
+    queue = list(reversed(chunks))
+    running = as_completed(loop=client.loop)
+
+    def submit_more() -> None:
+        # About two chunks per worker thread in flight: every thread stays busy, and a run of
+        # a million deals does not flood the scheduler with tasks.
+        limit = 2 * max(1, sum(client.nthreads().values()))
+        while queue and running.count() < limit:
+            first, last = queue.pop()
+            running.add(client.submit(solve_table, spec_json, first, last, pure=False))
+
+    submit_more()
+    for future in running:
+        # The next turn drops this future, and with it the worker's copy of the rows.
+        bar.update(write_part(parts, _cluster_result(future)))
+        submit_more()
+
+
+def _cluster_result(future) -> pa.Table:
+    from distributed import KilledWorker
+    try:
+        return future.result()
+    except KilledWorker:
+        raise BatchError("workers died again and again on one chunk, so Dask gave up on it (do "
+                         "the workers run this same winnable?); every finished chunk is kept: "
+                         "rerun the same command to resume") from None
+    except (ImportError, RuntimeError) as exc:
+        if "winnable" not in str(exc) and "deserialization" not in str(exc):
+            raise
+        raise BatchError("the Dask scheduler or a worker cannot load this run's task: install "
+                         "this same winnable on the scheduler and every worker (pip install "
+                         "'winnable[cluster]')") from None
+    except CancelledError as exc:
+        raise BatchError(f"lost the Dask cluster ({exc.__class__.__name__}); every finished "
+                         "chunk is kept: rerun the same command to resume") from None
 
 
 def load_rows(out: Path, first: int | None = None, last: int | None = None) -> pd.DataFrame:

@@ -98,12 +98,13 @@ def batch_command(fn):
         solver_option,
         option_option,
         click.option("--workers", "-w", type=int, default=None,
-                     help="worker processes (default: all cores)"),
+                     help="worker processes (default: all cores; not with --scheduler)"),
         click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Parquet file (default runs/<game>_<solver>[_<rules>].parquet); "
                           "rerunning resumes"),
         click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                     help="run on a Dask distributed cluster instead of local processes"),
+                     help="run on a Dask distributed cluster (pip install "
+                          "'winnable[cluster]') instead of local processes"),
         click.option("--chunk", type=int, default=None,
                      help="deals per task (default: game-specific)"),
         click.option("--quiet", "-q", is_flag=True, help="no progress bar"),
