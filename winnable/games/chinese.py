@@ -21,7 +21,8 @@ class Chinese(Game):
         "thoughtful": SolverInfo(
             "thoughtful",
             "depth-first search with every card known; `unknown` past the node budget",
-            {"budget": S.DEFAULT_BUDGET, "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1}),
+            {"budget": S.DEFAULT_BUDGET, "restart": S.DEFAULT_RESTART,
+             "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1}),
     }
     default_solver = "thoughtful"
     batch_chunk = 50
@@ -48,22 +49,41 @@ class Chinese(Game):
         easy = bool(rules["easy"])
         sequence = rules["blocks"] == "sequence"
         budget = int(options["budget"])
+        restart = int(options["restart"])
         prune = bool(int(options["prune"]))
         scratch = S.Scratch(float(options["memory_mb"]))
+
+        def restarts(deal, easy_mode, budget):
+            """Short searches of ``restart`` nodes, each in another move order, while they
+            have spent less than half the budget, then one search with the rest (so a loss
+            that needs a long search can still be proven); stops as soon as one decides the
+            deal.  restart=0: one search of the whole budget.  Wins hide in a heavy tail of
+            bad move orders, which restarts escape.  Returns (result, best score, nodes, line
+            length)."""
+            spent = best = 0
+            jitter = 0
+            while spent < budget:
+                short = 0 < restart and spent + restart <= budget // 2
+                size = restart if short else budget - spent
+                result, score, expanded, length = S.thoughtful(
+                    deal, easy_mode, sequence, prune, size, scratch.table_a, scratch.table_b,
+                    scratch.table_stamp, scratch.next_stamp(), scratch.line, jitter)
+                spent += expanded
+                best = max(best, score)
+                if result != S.UNKNOWN or expanded == 0:
+                    return result, best, spent, length
+                jitter += 1
+            return S.UNKNOWN, best, spent, 0
 
         def search(deal):
             spent = 0
             if easy:
                 # Every strict line is legal in easy mode, and the strict space is far smaller:
                 # look for a strict win first with half the budget.
-                result, score, spent, length = S.thoughtful(
-                    deal, False, sequence, prune, budget // 2, scratch.table_a, scratch.table_b,
-                    scratch.table_stamp, scratch.next_stamp(), scratch.line)
+                result, score, spent, length = restarts(deal, False, budget // 2)
                 if result == S.WIN:
                     return "win", score, spent, scratch.line[:length]
-            result, score, expanded, length = S.thoughtful(
-                deal, easy, sequence, prune, budget - spent, scratch.table_a, scratch.table_b,
-                scratch.table_stamp, scratch.next_stamp(), scratch.line)
+            result, score, expanded, length = restarts(deal, easy, budget - spent)
             return OUTCOME_NAMES[int(result)], score, spent + expanded, scratch.line[:length]
 
         return timed_columns(deals, search,

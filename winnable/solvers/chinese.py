@@ -49,10 +49,13 @@ MAX_MOVES = 512
 PROBE = 16
 ENTRY_BYTES = 20
 DEFAULT_BUDGET = 100_000
+DEFAULT_RESTART = 2_000  # nodes per search before restarting in another move order
 DEFAULT_MEMORY_MB = 64
 
 LOSS, WIN, UNKNOWN = 0, 1, 2
 SWAP = 1 << 32  # tag of a parent swap (see pruning rule 4)
+JITTER_SCALE = 16
+JITTER_RANGE = 48  # a restart's order may swap moves up to three worth points apart
 
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
@@ -350,10 +353,16 @@ def evaluate(cards, length, down, misc):
 
 
 @njit(cache=True)
-def sort_by_worth(cards, length, down, found, misc, deal, moves, n, worth):
+def sort_by_worth(cards, length, down, found, misc, deal, moves, n, worth, jitter):
+    """Best first; ``jitter`` > 0 perturbs the order (a different order per value), for
+    restarts."""
     for i in range(n):
         token = R.apply_move(cards, length, down, found, misc, deal, moves[i])
-        worth[i] = evaluate(cards, length, down, misc)
+        worth[i] = evaluate(cards, length, down, misc) * JITTER_SCALE
+        if jitter > 0:
+            noise = _mix(np.uint64(moves[i] & 0xFFFFFFFF) * GOLDEN + np.uint64(jitter) * M1
+                         + np.uint64(misc[1] + 64 * length[0]))
+            worth[i] += np.int64(noise % np.uint64(JITTER_RANGE))
         R.undo_move(cards, length, down, found, misc, moves[i], token)
     for i in range(1, n):  # stable insertion sort, best first
         m = moves[i]
@@ -369,16 +378,16 @@ def sort_by_worth(cards, length, down, found, misc, deal, moves, n, worth):
 
 @njit(cache=True)
 def thoughtful(deal, easy, sequence_blocks, prune, budget, table_a, table_b, table_stamp,
-               stamp, line):
+               stamp, line, jitter=0):
     """Returns (outcome, best score, nodes, line length); a won line is written to ``line``."""
     cards, length, down, found, misc = R.new_state(deal)
     return search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune, budget,
-                  table_a, table_b, table_stamp, stamp, line)
+                  table_a, table_b, table_stamp, stamp, line, jitter)
 
 
 @njit(cache=True)
 def search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune, budget,
-           table_a, table_b, table_stamp, stamp, line):
+           table_a, table_b, table_stamp, stamp, line, jitter=0):
     """The search from any position (the state arrays are restored on return)."""
     if misc[1] == R.N_CARDS:
         return WIN, misc[1], 0, 0
@@ -431,7 +440,7 @@ def search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune,
                                          sequence_blocks, prune, freed, moves[depth])
             if count[depth] > 1:
                 sort_by_worth(cards, length, down, found, misc, deal, moves[depth],
-                              count[depth], worth)
+                              count[depth], worth, jitter)
         else:
             depth -= 1
             if depth >= 0:
