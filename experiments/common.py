@@ -23,14 +23,15 @@ def arguments(default_n: int, description: str) -> argparse.Namespace:
 
 
 def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: str, title: str,
-            notes: str = "") -> None:
+            notes: str = "", means: tuple[str, ...] = (), n: int | None = None) -> None:
     """Solve deals 1..n for each (game, solver, rules) and write results/<stem>.csv and .md."""
     summaries = []
+    n = n or args.n
     for game, solver, variant in runs:
         spec = RunSpec.make(game, variant, solver)
-        df = solve_batch(game, n=args.n, variant=variant, solver=solver, workers=args.workers,
-                         out=Path(args.runs_dir) / f"{spec.slug()}_n{args.n}.parquet")
+        df = solve_batch(game, n=n, variant=variant, solver=solver, workers=args.workers,
+                         out=Path(args.runs_dir) / f"{spec.slug()}_n{n}.parquet")
         summaries += summarize(df, get_game(game).summary_means)
         print(summaries[-1].text(), flush=True)
     table = summary_table(summaries)
-    write_tables(table, Path(args.results_dir) / stem, title, notes)
+    write_tables(table, Path(args.results_dir) / stem, title, notes, means)

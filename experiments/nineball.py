@@ -1,16 +1,32 @@
-"""Nineball Solitaire solved exactly (thoughtful) under both kitchen rules.  Writes
-results/nineball/thoughtful.{csv,md}."""
+"""Nineball Solitaire under both kitchen rules: the exact optimum with every card known
+(thoughtful) and the exact optimal players that see only what a person sees (nopeek-score,
+nopeek-win).  Writes results/nineball/thoughtful.{csv,md} and results/nineball/nopeek.{csv,md}."""
 
 from common import arguments, run_all
+
+KITCHEN_RULES = ({}, {"kitchen_per_group": 1})
 
 NOTES = """
 `thoughtful` is the exact optimum with every card known. `kitchen_per_group=1` is the reading
 under which the text's worked example is consistent (at most one kitchen card per group).
 """
 
+NOPEEK_NOTES = """
+The no-peek players see the rack, the kitchen tops and every card turned so far; to them the
+face-down kitchen cards are a uniformly random arrangement of the unseen cards. Per deal,
+`expected_score` and `win_probability` are the exact values of the optimal policy given what
+the player sees at the start (averaged over the face-down cards), `win rate` is how often that
+policy cleared the rack when it played the actual cards, and `thoughtful_score` /
+`thoughtful_win` are the exact optimum of the same deals with every card known. Across deals,
+the mean win probability is the no-peek player's win rate (with a narrower interval than the
+realised one, since the chance of the face-down cards is averaged out exactly).
+"""
+
 if __name__ == "__main__":
     args = arguments(1_000_000, __doc__)
-    runs = [("nineball", "thoughtful", variant)
-            for variant in ({}, {"kitchen_per_group": 1})]
-    run_all(runs, args, "nineball/thoughtful", "Nineball Solitaire: exact (thoughtful) results",
-            NOTES)
+    run_all([("nineball", "thoughtful", v) for v in KITCHEN_RULES], args, "nineball/thoughtful",
+            "Nineball Solitaire: exact (thoughtful) results", NOTES)
+    run_all([("nineball", solver, v) for v in KITCHEN_RULES
+             for solver in ("nopeek-score", "nopeek-win")], args, "nineball/nopeek",
+            "Nineball Solitaire: the exact optimal no-peek players", NOPEEK_NOTES,
+            means=("win_probability", "expected_score", "thoughtful_win", "thoughtful_score"))

@@ -35,12 +35,13 @@ def rate_text(point: float, low: float, high: float) -> str:
     return f"{100 * point:.3f}% [{100 * low:.3f}, {100 * high:.3f}]"
 
 
-def mean_text(mean: float, low: float, high: float) -> str:
-    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+def mean_text(mean: float, low: float, high: float, digits: int = 3) -> str:
+    return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def headline(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rates and mean scores as printable text with their intervals."""
+def headline(df: pd.DataFrame, means: Iterable[str] = ()) -> pd.DataFrame:
+    """Win rates and mean scores as printable text with their intervals, plus the means of the
+    named per-deal columns."""
     out = pd.DataFrame({
         "game": df["game"], "solver": df["solver"], "rules": df["variant"],
         "deals": df["deals"].map(lambda n: f"{n:,}"),
@@ -49,16 +50,21 @@ def headline(df: pd.DataFrame) -> pd.DataFrame:
         "mean score (95% CI)": list(map(mean_text, df.mean_score, df.score_low,
                                         df.score_high)),
     })
+    for name in means:
+        out[f"mean {name} (95% CI)"] = [
+            mean_text(m, lo, hi, 4) for m, lo, hi in zip(
+                df[f"mean_{name}"], df[f"mean_{name}_low"], df[f"mean_{name}_high"])]
     if "command" in df.columns:
         out["command"] = df["command"].map(lambda c: f"`{c}`")
     return out
 
 
-def write_tables(df: pd.DataFrame, stem: str | Path, title: str, notes: str = "") -> None:
+def write_tables(df: pd.DataFrame, stem: str | Path, title: str, notes: str = "",
+                 means: Iterable[str] = ()) -> None:
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(stem.with_suffix(".csv"), index=False)
-    table = headline(df)
+    table = headline(df, means)
     text = f"# {title}\n\n" + markdown(table, {c: c for c in table.columns})
     if notes:
         text += "\n" + notes.strip() + "\n"
