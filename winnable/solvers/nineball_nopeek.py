@@ -42,10 +42,11 @@ OBJECTIVE_SCORE, OBJECTIVE_WIN = 0, 1
 OBJECTIVES = {"nopeek-score": OBJECTIVE_SCORE, "nopeek-win": OBJECTIVE_WIN}
 TIE = 1e-9
 DENOMINATOR = 720  # every value is a multiple of 1/720: at most 6 hidden cards, drawn in turn
-TABLE_BITS = 18
+TABLE_BITS = 15  # 32,768 slots: small enough for the cache, and the most states seen in a deal is ~12,000
 DECISION, CHANCE = 0, 1
 MAX_FRAMES = 4 * (R.N_CARDS + 2)  # a decision and at most three draws per group played
 HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+PROBES = 64
 CLEAR_SCORE = R.RACK + 10
 
 
@@ -102,10 +103,11 @@ def info_key(state, tops, unseen):
 
 @njit(cache=True)
 def _slot(keys, stamps, stamp, key):
-    """The slot holding ``key``, or the free slot where it goes; -1 if the table is full."""
+    """The slot holding ``key``, or the free slot where it goes; -1 if the probe window is
+    full (the state is then searched again when met again: slower, never wrong)."""
     mask = keys.shape[0] - 1
     i = np.int64((np.uint64(key) * HASH_MULTIPLIER) >> np.uint64(40)) & mask
-    for _ in range(keys.shape[0]):
+    for _ in range(PROBES):
         if stamps[i] != stamp or keys[i] == key:
             return i
         i = (i + 1) & mask
@@ -210,20 +212,19 @@ def decide(root_state, root_tops, root_unseen, root_n_unseen, values, sums, clea
         finished = False
         if frames[d, KIND] == DECISION:
             state = frames[d, STATE]
+            group = -1
+            child = state
             while frames[d, NEXT] < frames[d, COUNT]:
-                group = groups[d, frames[d, NEXT]]
-                child = R.apply_group(state, group)
-                if _cannot_beat(CLEAR_SCORE + R.kitchen_left(child), frame_values[d, 0],
-                                frame_values[d, 1], objective):
-                    frames[d, NEXT] += 1
-                    continue
-                break
-            if frames[d, NEXT] >= frames[d, COUNT]:
-                finished = True
-            else:
                 group = groups[d, frames[d, NEXT]]
                 frames[d, NEXT] += 1
                 child = R.apply_group(state, group)
+                if not _cannot_beat(CLEAR_SCORE + R.kitchen_left(child), frame_values[d, 0],
+                                    frame_values[d, 1], objective):
+                    break
+                group = -1
+            if group < 0:
+                finished = True
+            else:
                 tops = frames[d, TOPS]
                 pending = 0
                 for p in range(R.PILES):
