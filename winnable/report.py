@@ -35,12 +35,14 @@ def rate_text(point: float, low: float, high: float) -> str:
     return f"{100 * point:.3f}% [{100 * low:.3f}, {100 * high:.3f}]"
 
 
-def mean_text(mean: float, low: float, high: float) -> str:
-    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
+def mean_text(mean: float, low: float, high: float, digits: int = 3) -> str:
+    return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def headline(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rates and mean scores as printable text with their intervals."""
+def headline(df: pd.DataFrame, means: bool = False) -> pd.DataFrame:
+    """Win rates and mean scores as printable text with their intervals (``df``: rows of
+    ``summary_table``); with ``means``, also the mean of each extra per-deal column the
+    summaries carry (``mean <column> (95% CI)``)."""
     out = pd.DataFrame({
         "game": df["game"], "solver": df["solver"], "rules": df["variant"],
         "deals": df["deals"].map(lambda n: f"{n:,}"),
@@ -49,9 +51,22 @@ def headline(df: pd.DataFrame) -> pd.DataFrame:
         "mean score (95% CI)": list(map(mean_text, df.mean_score, df.score_low,
                                         df.score_high)),
     })
+    if means:
+        for column in df.columns:
+            name = column[len("mean_"):]
+            if column.startswith("mean_") and f"{column}_low" in df.columns:
+                out[f"mean {name} (95% CI)"] = [
+                    mean_text(*values, digits=4)
+                    for values in zip(df[column], df[f"{column}_low"], df[f"{column}_high"])]
     if "command" in df.columns:
         out["command"] = df["command"].map(lambda c: f"`{c}`")
     return out
+
+
+def summaries_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
+    """Summaries as a printable table (one row per run: deals, win rate, unknowns, mean score
+    and the mean of every extra column, each with its 95% interval), e.g. for a notebook."""
+    return headline(pd.DataFrame([s.as_row() for s in summaries]), means=True)
 
 
 def write_tables(df: pd.DataFrame, stem: str | Path, title: str, notes: str = "") -> None:
