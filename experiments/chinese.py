@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from common import arguments
-from winnable import solve_batch, summarize
-from winnable.batch import RunSpec
+from winnable import summarize
+from winnable.batch import solve_run
 from winnable.implication import apply_implications
 from winnable.report import summary_table, write_tables
 
@@ -23,12 +23,9 @@ in strict => won in easy; lost in easy => lost in strict).
 
 if __name__ == "__main__":
     args = arguments(100_000, __doc__)
-    frames = []
-    for variant in ({}, {"easy": True}):
-        spec = RunSpec.make("chinese", variant, "thoughtful")
-        frames.append(solve_batch("chinese", n=args.n, variant=variant, workers=args.workers,
-                                  out=Path(args.runs_dir) / f"{spec.slug()}_n{args.n}.parquet"))
-    raw = pd.concat(frames, ignore_index=True)
+    raw = pd.concat([solve_run("chinese", args.n, variant, "thoughtful", runs_dir=args.runs_dir,
+                               workers=args.workers) for variant in ({}, {"easy": True})],
+                    ignore_index=True)
     df, settled = apply_implications(raw)
     summaries = summarize(df)
     for s in summaries:

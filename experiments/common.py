@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from winnable import get_game, solve_batch, summarize
-from winnable.batch import RunSpec
+from winnable import get_game, summarize
+from winnable.batch import solve_run
 from winnable.report import summary_table, write_tables
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,14 +23,11 @@ def arguments(default_n: int, description: str) -> argparse.Namespace:
 
 
 def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: str, title: str,
-            notes: str = "", means: tuple[str, ...] = (), n: int | None = None) -> None:
+            notes: str = "", means: tuple[str, ...] = ()) -> None:
     """Solve deals 1..n for each (game, solver, rules) and write results/<stem>.csv and .md."""
     summaries = []
-    n = n or args.n
     for game, solver, variant in runs:
-        spec = RunSpec.make(game, variant, solver)
-        df = solve_batch(game, n=n, variant=variant, solver=solver, workers=args.workers,
-                         out=Path(args.runs_dir) / f"{spec.slug()}_n{n}.parquet")
+        df = solve_run(game, args.n, variant, solver, runs_dir=args.runs_dir, workers=args.workers)
         summaries += summarize(df, get_game(game).summary_means)
         print(summaries[-1].text(), flush=True)
     table = summary_table(summaries)

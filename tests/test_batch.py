@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from winnable import get_game, solve_batch, summarize
-from winnable.batch import BatchError, missing_chunks
+from winnable.batch import BatchError, missing_chunks, solve_run
+from winnable.report import summaries_frame
 from winnable.stats import wilson_interval, win_rate_interval
 
 SOLVE_BATCH = [sys.executable, "-c", "from winnable.cli import solve_batch_main; solve_batch_main()"]
@@ -138,3 +139,16 @@ def test_summary_counts(tmp_path):
     assert sum(s.score_counts.values()) == 200
     assert s.win_low <= s.win_rate <= s.win_high
     assert "targets=9" in s.text()
+
+
+def test_solve_run_keeps_deals_1_to_n_where_the_experiments_do(tmp_path):
+    rows = solve_run("nineball", 40, {"kitchen_per_group": 1}, runs_dir=tmp_path, workers=1,
+                     progress=False)
+    assert (tmp_path / "nineball_thoughtful_kitchen_per_group-1_n40.parquet").exists()
+    assert list(rows["seed"]) == list(range(1, 41))
+    again = solve_run("nineball", 40, {"kitchen_per_group": 1}, runs_dir=tmp_path, workers=1,
+                      progress=False)
+    assert again.equals(rows)  # read back, not solved again
+    table = summaries_frame(summarize(rows, get_game("nineball").summary_means))
+    assert table.loc[0, "deals"] == "40"
+    assert table.loc[0, "mean win_probability (95% CI)"].count(".") == 3

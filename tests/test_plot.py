@@ -159,3 +159,13 @@ def test_runs_apart_by_solver_options_are_labelled_by_them(rows):
     assert "options prune=1" in plot.caption(runs)
     with pytest.raises(plot.PlotError, match="appears twice"):
         plot.runs_of(pd.concat([one, one]))
+
+
+def test_means_draws_one_panel_per_column_given(rows):
+    gaps = rows.assign(gap=rows["thoughtful_score"] - rows["expected_score"])
+    fig = plot.means(gaps, {"win_probability": "clear probability", "gap": "gap (points)"})
+    assert [ax.get_xlabel().splitlines()[0] for ax in fig.axes] == ["clear probability",
+                                                                    "gap (points)"]
+    assert "mean ± 1.96 standard errors" in texts(fig)
+    with pytest.raises(plot.PlotError, match="no column"):
+        plot.means(rows, ["no_such_column"])

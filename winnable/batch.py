@@ -90,6 +90,13 @@ def default_out(spec: RunSpec) -> Path:
     return Path("runs") / f"{spec.slug()}.parquet"
 
 
+def run_file(spec: RunSpec, n: int, runs_dir: str | os.PathLike = "runs") -> Path:
+    """Where the experiment scripts (``experiments/``) and the notebooks keep deals 1..n of a
+    run: ``<runs_dir>/<slug>_n<n>.parquet``, so a notebook run with an experiment's N reuses
+    its per-deal rows."""
+    return Path(runs_dir) / f"{spec.slug()}_n{n}.parquet"
+
+
 def parts_dir(out: Path) -> Path:
     return out.with_name(out.name + ".parts")
 
@@ -281,6 +288,16 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
                 client.close()  # the scheduler forgets whatever this run still had in flight
     merge_parts(out_path)
     return load_rows(out_path, start, last)
+
+
+def solve_run(game: str, n: int, variant=None, solver: str | None = None,
+              options: Mapping[str, Any] | None = None, runs_dir: str | os.PathLike = "runs",
+              workers: int | None = None, progress: bool = True) -> pd.DataFrame:
+    """``solve_batch`` of deals 1..n stored in ``run_file(spec, n, runs_dir)``: solved once,
+    then read back (an experiment's run of the same N, rules, solver and options included)."""
+    spec = RunSpec.make(game, variant, solver, options)
+    return solve_batch(game, n=n, variant=variant, solver=solver, options=options,
+                       workers=workers, out=run_file(spec, n, runs_dir), progress=progress)
 
 
 def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,

@@ -190,7 +190,7 @@ def games():
 
 
 # The kinds of `winnable.plot.KINDS`, named here so that the CLI starts without matplotlib.
-PLOT_KINDS = ("winrate", "scores", "paired", "running", "effort")
+PLOT_KINDS = ("winrate", "scores", "paired", "running", "effort", "means")
 
 
 @cli.command()
@@ -209,6 +209,7 @@ def plot(kind, files, out):
       paired   two runs on the same deals: outcome under one against the other
       running  running win rate and its 95% interval as deals accumulate
       effort   solver effort per deal: nodes and seconds (log-scale ECDF)
+      means    mean per deal of the game's extra columns (e.g. win probability)
     """
     from .plot import plot_files
     for path in plot_files(kind, files, out):

@@ -1,5 +1,5 @@
-"""Figures of runs: win rates, score distributions, paired outcomes, running win rates and
-solver effort.
+"""Figures of runs: win rates, score distributions, paired outcomes, running win rates, solver
+effort and the means of per-deal columns.
 
 Each function takes the per-deal rows of one or more runs (a DataFrame from
 ``batch.read_runs``, ``batch.load_rows`` or ``solve_batch``; a run is one game, solver and rule
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,8 +34,8 @@ from matplotlib.ticker import MaxNLocator
 from .batch import BatchError, read_runs, read_spec
 from .games import get_game
 from .report import rate_text
-from .stats import (GROUP_KEYS, Summary, outcome_crosstab, paired_outcomes, summarize,
-                    win_rate_intervals)
+from .stats import (GROUP_KEYS, Summary, mean_interval, outcome_crosstab, paired_outcomes,
+                    summarize, win_rate_intervals)
 
 COLUMNS = ("seed", "game", "solver", "variant", "outcome", "score", "nodes", "seconds")
 INTERVAL_NOTE = ("95% intervals: Wilson, unknown deals counted as losses (low end) and as wins "
@@ -146,10 +146,14 @@ def _title(runs: Sequence[Run], what: str) -> str:
     return f"{' / '.join(games)}: {what}"
 
 
-def _figure(width: float, height: float, panels: int = 1) -> tuple[Figure, list]:
+def _figure(width: float, height: float, panels: int = 1,
+            stacked: bool = False) -> tuple[Figure, list]:
+    """A figure of ``panels`` axes side by side (``stacked``: one above the other)."""
     fig = Figure(figsize=(width, height))
     FigureCanvasAgg(fig)
-    return fig, list(fig.subplots(1, panels, squeeze=False)[0])
+    grid = fig.subplots(panels, 1, squeeze=False) if stacked else fig.subplots(1, panels,
+                                                                               squeeze=False)
+    return fig, list(grid.ravel())
 
 
 def _finish(fig: Figure, title: str, runs: Sequence[Run], *notes: str) -> Figure:
@@ -312,8 +316,45 @@ def effort(df: pd.DataFrame, title: str | None = None) -> Figure:
     return _finish(fig, title or _title(runs, "solver effort per deal"), runs, *notes)
 
 
+MEAN_NOTE = "95% intervals: mean ± 1.96 standard errors over the deals of each run."
+
+
+def means(df: pd.DataFrame, columns: Sequence[str] | Mapping[str, str] | None = None,
+          title: str | None = None) -> Figure:
+    """The mean per deal of numeric columns, one panel per column, each run's mean with its 95%
+    interval (e.g. Nineball's ``win_probability`` and ``expected_score`` of each player, or a
+    per-deal difference between two players).  ``columns``: names, or {name: axis label};
+    default: the game's summary columns the rows hold (``Game.summary_means``), else ``score``."""
+    runs = runs_of(df)
+    if columns is None:
+        wanted = dict.fromkeys(c for r in runs for c in get_game(r.key[0]).summary_means)
+        columns = [c for c in wanted if c in df.columns and df[c].notna().any()] or ["score"]
+    labels = dict(columns) if isinstance(columns, Mapping) else {c: c for c in columns}
+    missing = [c for c in labels if c not in df.columns]
+    if missing:
+        raise PlotError(f"the rows have no column(s) {', '.join(missing)}")
+    fig, axes = _figure(8, len(labels) * (1.1 + 0.45 * len(runs)), panels=len(labels),
+                        stacked=True)
+    y = np.arange(len(runs))[::-1]              # first run on top
+    for ax, (column, label) in zip(axes, labels.items()):
+        for yi, run, colour in zip(y, runs, _colours(len(runs))):
+            mean, low, high = mean_interval(run.rows[column])
+            ax.hlines(yi, low, high, color=colour, lw=2.5)
+            ax.plot([low, high], [yi, yi], "|", color=colour, ms=12, mew=2)
+            ax.plot(mean, yi, "o", color=colour, ms=7)
+            ax.annotate(f"{mean:.4g}", (mean, yi), xytext=(0, 7), textcoords="offset points",
+                        ha="center", fontsize=8)
+        ax.set_yticks(y, [r.label for r in runs])
+        ax.set_ylim(-0.6, len(runs) - 0.4)
+        ax.set_xlabel(f"{label}\n(mean per deal, with its 95% interval)")
+        ax.set_ylabel(", ".join(KEY_NAMES[i] for i in _varying(runs)))
+        ax.grid(axis="x", alpha=0.3)
+    return _finish(fig, title or _title(runs, "mean per deal"), runs, MEAN_NOTE)
+
+
 PLOTS: dict[str, Callable[..., Figure]] = {
     "winrate": winrate, "scores": scores, "paired": paired, "running": running, "effort": effort,
+    "means": means,
 }
 KINDS = tuple(PLOTS)
 

@@ -39,9 +39,10 @@ def mean_text(mean: float, low: float, high: float, digits: int = 3) -> str:
     return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def headline(df: pd.DataFrame, means: Iterable[str] = ()) -> pd.DataFrame:
-    """Win rates and mean scores as printable text with their intervals, plus the means of the
-    named per-deal columns."""
+def headline(df: pd.DataFrame, means: Iterable[str] | bool = ()) -> pd.DataFrame:
+    """Win rates and mean scores as printable text with their intervals (``df``: rows of
+    ``summary_table``), plus the means of the named extra per-deal columns (``True``: every
+    one the summaries carry), each as ``mean <column> (95% CI)``."""
     out = pd.DataFrame({
         "game": df["game"], "solver": df["solver"], "rules": df["variant"],
         "deals": df["deals"].map(lambda n: f"{n:,}"),
@@ -50,13 +51,22 @@ def headline(df: pd.DataFrame, means: Iterable[str] = ()) -> pd.DataFrame:
         "mean score (95% CI)": list(map(mean_text, df.mean_score, df.score_low,
                                         df.score_high)),
     })
-    for name in means:
+    if means is True:
+        means = [c[len("mean_"):] for c in df.columns
+                 if c.startswith("mean_") and f"{c}_low" in df.columns]
+    for name in means or ():
         out[f"mean {name} (95% CI)"] = [
-            mean_text(m, lo, hi, 4) for m, lo, hi in zip(
-                df[f"mean_{name}"], df[f"mean_{name}_low"], df[f"mean_{name}_high"])]
+            mean_text(*values, digits=4) for values in
+            zip(df[f"mean_{name}"], df[f"mean_{name}_low"], df[f"mean_{name}_high"])]
     if "command" in df.columns:
         out["command"] = df["command"].map(lambda c: f"`{c}`")
     return out
+
+
+def summaries_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
+    """Summaries as a printable table (one row per run: deals, win rate, unknowns, mean score
+    and the mean of every extra column, each with its 95% interval), e.g. for a notebook."""
+    return headline(pd.DataFrame([s.as_row() for s in summaries]), means=True)
 
 
 def write_tables(df: pd.DataFrame, stem: str | Path, title: str, notes: str = "",
