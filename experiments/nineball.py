@@ -23,10 +23,11 @@ realised one, since the chance of the face-down cards is averaged out exactly).
 """
 
 if __name__ == "__main__":
-    args = arguments(1_000_000, __doc__)
+    args = arguments(1_000_000, __doc__, n_nopeek=1_000_000)
     run_all([("nineball", "thoughtful", v) for v in KITCHEN_RULES], args, "nineball/thoughtful",
             "Nineball Solitaire: exact (thoughtful) results", NOTES)
     run_all([("nineball", solver, v) for v in KITCHEN_RULES
              for solver in ("nopeek-score", "nopeek-win")], args, "nineball/nopeek",
             "Nineball Solitaire: the exact optimal no-peek players", NOPEEK_NOTES,
-            means=("win_probability", "expected_score", "thoughtful_win", "thoughtful_score"))
+            means=("win_probability", "expected_score", "thoughtful_win", "thoughtful_score"),
+            n=args.n_nopeek)
