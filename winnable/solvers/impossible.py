@@ -42,15 +42,6 @@ def _largest(size, order, st, eligible_only):
 
 
 @njit(cache=True, inline="always")
-def _pile_worth(cards, size, slot):
-    s = size[slot]
-    worth = s if s <= 10 else -10
-    if R.top(cards, size, slot) >= R.JOKER:
-        worth -= 3
-    return worth
-
-
-@njit(cache=True, inline="always")
 def _smallest(size, order, st):
     best = 0
     for i in range(1, st[R.ST_COUNT]):
@@ -59,29 +50,60 @@ def _smallest(size, order, st):
     return best
 
 
+# Classes of piles for the greedy player's pair search: R.CLASS's 0 (a joker on top) and 1-13
+# (the rank on top), ANY (every pile) and EMPTY (none).  A top of class c pairs with the jokers
+# and with the piles of class PARTNER[c].
+ANY, EMPTY = 14, 15
+PARTNER = np.array([ANY] + [11 - c for c in range(1, 11)] + [EMPTY] * 3, dtype=np.int64)
+NONE = -1000  # the worth of no pile
+
+
 @njit(cache=True, inline="always")
-def greedy_action(cards, size, order, st, fifteen, tops, worths):
-    """The greedy player's decision (``tops`` and ``worths`` are scratch arrays)."""
-    smallest = _smallest(size, order, st)
+def greedy_action(cards, size, order, st, fifteen, best_worth, best_at):
+    """The greedy player's decision (``best_worth`` and ``best_at`` are scratch arrays of 16
+    entries).
+
+    It covers the pair of piles with the highest worth, the first pair (i, j) on a tie.  One pass
+    from the last pile to the first keeps, for each class, the worthiest pile seen so far (the
+    first on a tie): pile i's best partner is the best of its partner class and the jokers."""
+    count = st[R.ST_COUNT]
+    for c in range(EMPTY + 1):
+        best_worth[c] = NONE
+    smallest = count - 1
+    pair_worth = NONE
+    first = -1
+    second = -1
+    for i in range(count - 1, -1, -1):
+        slot = order[i]
+        s = size[slot]
+        if s <= size[order[smallest]]:
+            smallest = i  # the first of the smallest piles
+        c = R.CLASS[cards[slot, s - 1]]
+        # A pile of s cards is worth s while s <= 10 (covering brings it towards a pick-up),
+        # -10 from 11 cards on (covering it costs a point); a joker on top costs 3 (it is kept
+        # as a wild card).
+        worth = (s if s <= 10 else -10) - (3 if c == 0 else 0)
+        w, j = best_worth[PARTNER[c]], best_at[PARTNER[c]]
+        if best_worth[0] > w or (best_worth[0] == w and best_at[0] < j):
+            w, j = best_worth[0], best_at[0]
+        if w != NONE and worth + w >= pair_worth:
+            pair_worth = worth + w
+            first = i
+            second = j
+        if worth >= best_worth[c]:
+            best_worth[c] = worth
+            best_at[c] = i
+        if worth >= best_worth[ANY]:
+            best_worth[ANY] = worth
+            best_at[ANY] = i
     if size[order[smallest]] >= 11:
         # Every pile can be picked up: take them all, one by one, and win.
         return R.PICKUP * 1_000_000 + smallest * 1000
     if R.removal_available(st, fifteen):
         return R.REMOVE * 1_000_000 + smallest * 1000
-    count = st[R.ST_COUNT]
-    for i in range(count):
-        slot = order[i]
-        tops[i] = R.top(cards, size, slot)
-        worths[i] = _pile_worth(cards, size, slot)
-    choice = R.NEW * 1_000_000  # when there is no pair
-    best_worth = -10**9
-    for i in range(count):
-        a = tops[i]
-        for j in range(i + 1, count):
-            if R.tops_pair(a, tops[j]) and worths[i] + worths[j] > best_worth:
-                best_worth = worths[i] + worths[j]
-                choice = R.PAIR * 1_000_000 + i * 1000 + j
-    return choice
+    if first < 0:
+        return R.NEW * 1_000_000  # no pair
+    return R.PAIR * 1_000_000 + first * 1000 + second
 
 
 @njit(cache=True, inline="always")
@@ -126,10 +148,10 @@ def _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, co
            at_least_one):
     need = at_least_one or R.is_face(R.top(cards, size, slot))
     while need and st[R.ST_OUTCOME] == R.RUNNING:
-        if R.position_of(order, st, slot) < 0:
-            return  # the pile was taken back while the deck was empty: covering lapses
         if st[R.ST_DECK] == 0:
             _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter)
+            if R.position_of(order, st, slot) < 0:
+                return  # the pile was taken back while the deck was empty: covering lapses
             continue
         R.place(cards, size, st, slot, R.draw(deck, st))
         need = R.is_face(R.top(cards, size, slot))
@@ -164,9 +186,12 @@ def apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, play
     elif kind == R.PAIR:
         first = order[(action // 1000) % 1000]
         second = order[action % 1000]
+        steps = st[R.ST_STEPS]
         _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, first,
                True)
-        if st[R.ST_OUTCOME] == R.RUNNING and R.position_of(order, st, second) >= 0:
+        # Only a pile taken back while the deck was empty (a step) leaves the table.
+        if st[R.ST_OUTCOME] == R.RUNNING and (st[R.ST_STEPS] == steps
+                                              or R.position_of(order, st, second) >= 0):
             _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter,
                    second, True)
     else:
@@ -174,7 +199,7 @@ def apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, play
                   moves, counter, True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
                counter):
     for _ in range(9):
@@ -182,49 +207,61 @@ def deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player
                   moves, counter, False)
 
 
-@njit(cache=True)
-def finish_greedy(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap,
-                  actions, buffer):
+@njit(cache=True, _nrt=False)
+def finish_greedy(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap, scratch,
+                  buffer, no_moves, counter):
     """Play on with the greedy player (used by the lookahead's rollouts; nothing recorded)."""
-    no_moves = np.empty(0, dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
     while st[R.ST_OUTCOME] == R.RUNNING:
         if st[R.ST_STEPS] >= step_cap:
             st[R.ST_OUTCOME] = R.UNKNOWN
             break
-        action = greedy_action(cards, size, order, st, fifteen, actions, buffer)
+        action = greedy_action(cards, size, order, st, fifteen, scratch, buffer)
         st[R.ST_STEPS] += 1
         apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, GREEDY, buffer,
                      no_moves, counter, action)
 
 
 @njit(cache=True)
+def rollout_space():
+    """Scratch for the lookahead's rollouts: a second game state, the rollouts' generator, the
+    unseen cards, the greedy player's scratch, an empty move record and its counter."""
+    c, s, o, d, t = R.new_state()
+    return (c, s, o, d, t, np.zeros(1, dtype=np.uint64), np.zeros(R.N_CARDS, dtype=np.int64),
+            np.zeros(EMPTY + 1, dtype=np.int64), np.empty(0, dtype=np.int64),
+            np.zeros(1, dtype=np.int64))
+
+
+@njit(cache=True, _nrt=False)
 def lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap,
-                     rollouts, actions, n, buffer):
-    sub = np.empty(1, dtype=np.uint64)
+                     rollouts, actions, n, buffer, space):
+    """The lookahead player's choice among ``actions[:n]`` (``space`` from ``rollout_space``)."""
+    c, s, o, d, t, sub, unseen, scratch, no_moves, counter = space
     sub[0] = splitmix_next(rng)
-    trial_actions = np.empty(MAX_ACTIONS, dtype=np.int64)
-    no_moves = np.empty(0, dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
+    # The player knows which cards are in the deck, not their order: each rollout starts from
+    # the deck in ascending order of card, shuffled afresh.
+    m = st[R.ST_DECK]
+    d[:] = 0
+    for i in range(m):
+        d[deck[i]] = 1
+    k = 0
+    for card in range(R.N_CARDS):
+        if d[card]:
+            unseen[k] = card
+            k += 1
     best = actions[0]
     best_total = -10**18
     for k in range(n):
         total = 0
         for _ in range(rollouts):
-            c = cards.copy()
-            s = size.copy()
-            o = order.copy()
-            d = deck.copy()
-            t = st.copy()
-            # The player knows which cards are in the deck, not their order: the rollout
-            # starts from the sorted deck, shuffled afresh.
-            d[:t[R.ST_DECK]] = np.sort(d[:t[R.ST_DECK]])
-            shuffle_in_place(d[:t[R.ST_DECK]], sub)
+            R.copy_state(cards, size, order, st, c, s, o, t)
+            for i in range(m):
+                d[i] = unseen[i]
+            shuffle_in_place(d[:m], sub)
             t[R.ST_STEPS] += 1
             apply_action(c, s, o, d, t, sub, fifteen, every_penalty, GREEDY, buffer, no_moves,
                          counter, actions[k])
-            finish_greedy(c, s, o, d, t, sub, fifteen, every_penalty, step_cap, trial_actions,
-                          buffer)
+            finish_greedy(c, s, o, d, t, sub, fifteen, every_penalty, step_cap, scratch, buffer,
+                          no_moves, counter)
             total += t[R.ST_SCORE] + (WIN_BONUS if t[R.ST_OUTCOME] == R.WIN else 0)
         if total > best_total:
             best_total = total
@@ -233,13 +270,31 @@ def lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty, 
 
 
 @njit(cache=True)
+def workspace():
+    """Everything a game is played in, allocated once and reused game after game: the state
+    (``R.new_state``), two scratch arrays of MAX_ACTIONS entries, the move counter and the
+    lookahead's ``rollout_space``."""
+    return (R.new_state(), np.empty(MAX_ACTIONS, dtype=np.int64),
+            np.empty(MAX_ACTIONS, dtype=np.int64), np.zeros(1, dtype=np.int64), rollout_space())
+
+
+@njit(cache=True)
 def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
     """Play one game.  Returns (outcome, score, pickups, removals, new piles, steps, moves
     recorded, rollouts played)."""
-    cards, size, order, deck, st = R.new_game(deal, jokers)
-    actions = np.empty(MAX_ACTIONS, dtype=np.int64)
-    buffer = np.empty(MAX_ACTIONS, dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
+    return play_in(workspace(), deal, fifteen, every_penalty, jokers, step_cap, player, rollouts,
+                   rng, moves)
+
+
+# The kernels that play are compiled without Numba's reference counting (``_nrt=False``): they
+# allocate nothing (``workspace`` does, once), and the atomic reference counts of the arrays
+# passed through the inlined helpers took about half of their time.
+@njit(cache=True, _nrt=False)
+def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
+    """``play`` in a ``workspace``."""
+    (cards, size, order, deck, st), actions, buffer, counter, rollout = space
+    R.start_game(deal, jokers, size, deck, st)
+    counter[0] = 0
     simulated = 0
     deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
                counter)
@@ -250,17 +305,16 @@ def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, 
         if player == GREEDY:
             action = greedy_action(cards, size, order, st, fifteen, actions, buffer)
         else:
-            n = R.legal_actions(cards, size, order, st, fifteen, actions)
-        if player == RANDOM:
-            action = actions[uniform_below(rng, n)]
-        elif player == GREEDY:
-            pass
-        elif n == 1:
-            action = actions[0]
-        else:
-            action = lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty,
-                                      step_cap, rollouts, actions, n, buffer)
-            simulated += n * rollouts
+            n = R.legal_actions(cards, size, order, st, fifteen, actions, buffer)
+            if player == RANDOM:
+                action = actions[uniform_below(rng, n)]
+            elif n == 1:
+                action = actions[0]
+            else:
+                action = lookahead_action(cards, size, order, deck, st, rng, fifteen,
+                                          every_penalty, step_cap, rollouts, actions, n, buffer,
+                                          rollout)
+                simulated += n * rollouts
         st[R.ST_STEPS] += 1
         if counter[0] < moves.shape[0]:
             moves[counter[0]] = action
@@ -274,14 +328,16 @@ def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, 
 @njit(cache=True)
 def play_seeds(deck, salt, seeds, fifteen, every_penalty, jokers, step_cap, player, rollouts,
                out):
-    """Play games ``seeds`` (each dealt and shuffled by its own stream); one row of ``out`` per
-    game: outcome, score, pickups, removals, new piles, steps, rollouts."""
+    """Play games ``seeds`` (each dealt and shuffled by its own stream) in one ``workspace``;
+    one row of ``out`` per game: outcome, score, pickups, removals, new piles, steps,
+    rollouts."""
     deal = np.empty(deck.shape[0], dtype=deck.dtype)
     no_moves = np.empty(0, dtype=np.int64)
+    space = workspace()
     for k in range(seeds.shape[0]):
         rng = deal_into(deal, deck, salt, np.uint64(seeds[k]))
-        result = play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng,
-                      no_moves)
+        result = play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts,
+                         rng, no_moves)
         for c in range(6):
             out[k, c] = result[c]
         out[k, 6] = result[7]
