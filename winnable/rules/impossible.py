@@ -27,8 +27,8 @@ Randomness: the deck starts as the game's deal (deal n, top card first) and ever
 draws from the same splitmix64 generator that dealt it, continued; the players' random choices
 draw from it too.  So game n replays exactly, on any machine.
 
-State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]``;
-``order[0:count]`` lists the slots of the piles on the table in creation order; the deck is
+State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]`` cards,
+the class of the top card (``CLASS``) kept in ``size[SLOTS + slot]``; ``order[0:count]`` lists the slots of the piles on the table in creation order; the deck is
 ``deck[0:deck_size]`` with its top card last; ``st`` holds the scalars (see ``ST_*``).
 """
 
@@ -86,17 +86,12 @@ def is_face(card):
     return card < JOKER and card % 13 >= 10
 
 
-@njit(cache=True, inline="always")
-def value(card):
-    """1-10 for A-10; 0 for a joker (wild); face cards never show."""
-    if card >= JOKER:
-        return 0
-    return card % 13 + 1
-
-
-@njit(cache=True, inline="always")
-def tops_pair(a, b):
-    return a >= JOKER or b >= JOKER or value(a) + value(b) == 11
+# The class of a card on top of a pile: 0 a joker, 1-13 its rank (A-K; 11-13 are the face
+# cards).  A top of class c pairs with the classes set in PAIRS_WITH[c]: a joker with all, a
+# number card with 11 - c and the jokers, a face card (covered at once) with the jokers.
+CLASS = np.array([c % 13 + 1 for c in range(JOKER)] + [0] * (N_CARDS - JOKER), dtype=np.int64)
+PAIRS_WITH = np.array([(1 << 14) - 1] + [(1 << (11 - c)) | 1 for c in range(1, 11)] + [1] * 3,
+                      dtype=np.int64)
 
 
 @njit(cache=True)
@@ -109,7 +104,7 @@ def new_game(deal, jokers):
 @njit(cache=True)
 def new_state():
     """Empty state arrays (allocated once, reused game after game by ``start_game``)."""
-    return (np.empty((SLOTS, HEIGHT), dtype=np.int8), np.zeros(SLOTS, dtype=np.int64),
+    return (np.empty((SLOTS, HEIGHT), dtype=np.int8), np.zeros(2 * SLOTS, dtype=np.int64),
             np.zeros(SLOTS, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
             np.zeros(ST_LEN, dtype=np.int64))
 
@@ -133,7 +128,7 @@ def start_game(deal, jokers, size, deck, st):
 def copy_state(cards, size, order, st, to_cards, to_size, to_order, to_st):
     """Copy the table and the scalars (not the deck): the piles on the table, their sizes (every
     other slot empty) and their order."""
-    for slot in range(SLOTS):
+    for slot in range(2 * SLOTS):
         to_size[slot] = size[slot]
     for k in range(st[ST_COUNT]):
         slot = order[k]
@@ -145,8 +140,14 @@ def copy_state(cards, size, order, st, to_cards, to_size, to_order, to_st):
 
 
 @njit(cache=True, inline="always")
-def top(cards, size, slot):
-    return cards[slot, size[slot] - 1]
+def top_class(size, slot):
+    """The class (``CLASS``) of the card on top of the pile in ``slot``."""
+    return size[SLOTS + slot]
+
+
+@njit(cache=True, inline="always")
+def face_on_top(size, slot):
+    return top_class(size, slot) > 10
 
 
 @njit(cache=True, inline="always")
@@ -214,6 +215,7 @@ def place(cards, size, st, slot, card):
     before = size[slot]
     cards[slot, before] = card
     size[slot] = before + 1
+    size[SLOTS + slot] = CLASS[card]
     if before >= 11:
         change_score(st, -1)
 
@@ -233,12 +235,6 @@ def free_slot(size):
     return -1
 
 
-# The class of a top card: 0 a joker, 1-13 its rank (A-K).  A top of class c pairs with the
-# classes set in PAIRS_WITH[c]: a joker with all, a number card with 11 - c and the jokers.
-CLASS = np.array([c % 13 + 1 for c in range(JOKER)] + [0] * (N_CARDS - JOKER), dtype=np.int64)
-PAIRS_WITH = np.array([(1 << 14) - 1] + [(1 << (11 - c)) | 1 for c in range(1, 11)] + [1] * 3,
-                      dtype=np.int64)
-
 
 @njit(cache=True, inline="always")
 def pairs_of(cards, size, order, st, out, classes):
@@ -246,7 +242,7 @@ def pairs_of(cards, size, order, st, out, classes):
     then j ascending); returns how many.  ``classes`` is scratch."""
     count = st[ST_COUNT]
     for i in range(count):
-        classes[i] = CLASS[top(cards, size, order[i])]
+        classes[i] = top_class(size, order[i])
     n = 0
     for i in range(count):
         mask = PAIRS_WITH[classes[i]]

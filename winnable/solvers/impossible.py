@@ -4,12 +4,13 @@ advance; each player plays the game and every game is seeded, so it replays exac
 * ``random``: at each decision point, uniformly among every legal action (each pick-up, each
   fifteen removal, each pair to cover, or the new pile); when the deck runs out, uniformly among
   the piles that may be taken back.
-* ``greedy``: picks up a pile as soon as one holds 11 cards (the largest first); uses a fifteen
-  removal at once, on the largest pile; otherwise covers the pair with the highest worth, where a
-  pile of s cards is worth s while s <= 10 (covering brings it towards a pick-up) and -10 from 11
-  cards on (covering it costs a point), and a joker on top costs 3 (it is kept as a wild card);
-  ties go to the pair that comes first.  When the deck runs out it takes back the largest pile
-  it may.
+* ``greedy``: holds piles of 11 cards or more until every pile on the table can be picked up,
+  then picks them all up (the smallest first); uses a fifteen removal at once, on the smallest
+  pile; otherwise covers the pair with the highest worth, where a pile of s cards is worth s
+  while s <= 10 (covering brings it towards a pick-up) and -10 from 11 cards on (covering it
+  costs a point), and a joker on top costs 3 (it is kept as a wild card); ties go to the pair
+  that comes first.  When the deck runs out it takes back the largest pile it may (a fifteen
+  removal of the smallest pile if none can be picked up).
 * ``lookahead``: at each decision point with a choice, tries every action in ``rollouts``
   simulated games finished by the greedy player, each from the current table with the unseen
   deck shuffled afresh (the player never reads the real deck order), and takes the action with
@@ -32,11 +33,12 @@ WIN_BONUS = 100
 
 
 @njit(cache=True, inline="always")
-def _largest(size, order, st, eligible_only):
+def _largest_to_pick_up(size, order, st):
+    """The largest pile of 11 cards or more (the first on a tie), or -1."""
     best = -1
     for i in range(st[R.ST_COUNT]):
         s = size[order[i]]
-        if (not eligible_only or s >= 11) and (best < 0 or s > size[order[best]]):
+        if s >= 11 and (best < 0 or s > size[order[best]]):
             best = i
     return best
 
@@ -55,70 +57,61 @@ def _smallest(size, order, st):
 # and with the piles of class PARTNER[c].
 ANY, EMPTY = 14, 15
 PARTNER = np.array([ANY] + [11 - c for c in range(1, 11)] + [EMPTY] * 3, dtype=np.int64)
-NONE = -1000  # the worth of no pile
+# Keys that order by one comparison (positions are below 64): a pile's key is its worth * 64 +
+# 63 - its position (the worthier pile, the first on a tie); a pair's, the sum of the worths
+# * 4096 + (63 - i) * 64 + 63 - j (the worthier pair, the first (i, j) on a tie).
+NO_KEY = -(1 << 40)
 
 
 @njit(cache=True, inline="always")
-def greedy_action(cards, size, order, st, fifteen, best_worth, best_at):
-    """The greedy player's decision (``best_worth`` and ``best_at`` are scratch arrays of 16
-    entries).
+def greedy_action(size, order, st, fifteen, best):
+    """The greedy player's decision (``best`` is a scratch array of 16 entries).
 
     It covers the pair of piles with the highest worth, the first pair (i, j) on a tie.  One pass
-    from the last pile to the first keeps, for each class, the worthiest pile seen so far (the
-    first on a tie): pile i's best partner is the best of its partner class and the jokers."""
+    from the last pile to the first keeps, in ``best``, the key of the worthiest pile seen so
+    far of each class: pile i's best partner is the best of its partner class and the jokers."""
     count = st[R.ST_COUNT]
     for c in range(EMPTY + 1):
-        best_worth[c] = NONE
-    smallest = count - 1
-    pair_worth = NONE
-    first = -1
-    second = -1
+        best[c] = NO_KEY
+    least = 1 << 62  # size * 64 + position of the smallest pile (the first on a tie)
+    pair = NO_KEY
     for i in range(count - 1, -1, -1):
         slot = order[i]
         s = size[slot]
-        if s <= size[order[smallest]]:
-            smallest = i  # the first of the smallest piles
-        c = R.CLASS[cards[slot, s - 1]]
+        least = min(least, s * 64 + i)
+        c = R.top_class(size, slot)
         # A pile of s cards is worth s while s <= 10 (covering brings it towards a pick-up),
         # -10 from 11 cards on (covering it costs a point); a joker on top costs 3 (it is kept
         # as a wild card).
-        worth = (s if s <= 10 else -10) - (3 if c == 0 else 0)
-        w, j = best_worth[PARTNER[c]], best_at[PARTNER[c]]
-        if best_worth[0] > w or (best_worth[0] == w and best_at[0] < j):
-            w, j = best_worth[0], best_at[0]
-        if w != NONE and worth + w >= pair_worth:
-            pair_worth = worth + w
-            first = i
-            second = j
-        if worth >= best_worth[c]:
-            best_worth[c] = worth
-            best_at[c] = i
-        if worth >= best_worth[ANY]:
-            best_worth[ANY] = worth
-            best_at[ANY] = i
+        key = ((s if s <= 10 else -10) - (3 if c == 0 else 0)) * 64 + 63 - i
+        partner = max(best[PARTNER[c]], best[0])  # NO_KEY (none) makes a pair below NO_KEY
+        pair = max(pair, key * 64 + (partner >> 6) * 4096 + (partner & 63))
+        best[c] = max(best[c], key)
+        best[ANY] = max(best[ANY], key)
+    smallest = least & 63
     if size[order[smallest]] >= 11:
         # Every pile can be picked up: take them all, one by one, and win.
         return R.PICKUP * 1_000_000 + smallest * 1000
     if R.removal_available(st, fifteen):
         return R.REMOVE * 1_000_000 + smallest * 1000
-    if first < 0:
+    if pair == NO_KEY:
         return R.NEW * 1_000_000  # no pair
-    return R.PAIR * 1_000_000 + first * 1000 + second
+    return R.PAIR * 1_000_000 + (63 - ((pair >> 6) & 63)) * 1000 + 63 - (pair & 63)
 
 
 @njit(cache=True, inline="always")
 def emergency_choice(size, order, st, fifteen, player, rng, buffer):
     """The action taken when a card is needed and the deck is empty (-1: none, the game is
     lost)."""
-    n = R.emergency_actions(size, order, st, fifteen, buffer)
-    if n == 0:
-        return -1
     if player == RANDOM:
-        return buffer[uniform_below(rng, n)]
-    best = _largest(size, order, st, True)
+        n = R.emergency_actions(size, order, st, fifteen, buffer)
+        return buffer[uniform_below(rng, n)] if n > 0 else -1
+    best = _largest_to_pick_up(size, order, st)
     if best >= 0:
         return R.PICKUP * 1_000_000 + best * 1000
-    return R.REMOVE * 1_000_000 + _smallest(size, order, st) * 1000
+    if R.removal_available(st, fifteen) and st[R.ST_COUNT] > 0:
+        return R.REMOVE * 1_000_000 + _smallest(size, order, st) * 1000
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -146,7 +139,7 @@ def _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves
 @njit(cache=True, inline="always")
 def _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, slot,
            at_least_one):
-    need = at_least_one or R.is_face(R.top(cards, size, slot))
+    need = at_least_one or R.face_on_top(size, slot)
     while need and st[R.ST_OUTCOME] == R.RUNNING:
         if st[R.ST_DECK] == 0:
             _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter)
@@ -154,7 +147,7 @@ def _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, co
                 return  # the pile was taken back while the deck was empty: covering lapses
             continue
         R.place(cards, size, st, slot, R.draw(deck, st))
-        need = R.is_face(R.top(cards, size, slot))
+        need = R.face_on_top(size, slot)
 
 
 @njit(cache=True, inline="always")
@@ -165,8 +158,7 @@ def _new_pile(cards, size, order, deck, st, rng, fifteen, every_penalty, player,
         if st[R.ST_OUTCOME] != R.RUNNING:
             return
     slot = R.free_slot(size)
-    cards[slot, 0] = R.draw(deck, st)
-    size[slot] = 1
+    R.place(cards, size, st, slot, R.draw(deck, st))
     order[st[R.ST_COUNT]] = slot
     st[R.ST_COUNT] += 1
     if penalised:
@@ -215,7 +207,7 @@ def finish_greedy(cards, size, order, deck, st, rng, fifteen, every_penalty, ste
         if st[R.ST_STEPS] >= step_cap:
             st[R.ST_OUTCOME] = R.UNKNOWN
             break
-        action = greedy_action(cards, size, order, st, fifteen, scratch, buffer)
+        action = greedy_action(size, order, st, fifteen, scratch)
         st[R.ST_STEPS] += 1
         apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, GREEDY, buffer,
                      no_moves, counter, action)
@@ -303,7 +295,7 @@ def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollo
             st[R.ST_OUTCOME] = R.UNKNOWN
             break
         if player == GREEDY:
-            action = greedy_action(cards, size, order, st, fifteen, actions, buffer)
+            action = greedy_action(size, order, st, fifteen, actions)
         else:
             n = R.legal_actions(cards, size, order, st, fifteen, actions, buffer)
             if player == RANDOM:
