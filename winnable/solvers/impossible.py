@@ -52,11 +52,15 @@ def _smallest(size, order, st):
     return best
 
 
-# Classes of piles for the greedy player's pair search: R.CLASS's 0 (a joker on top) and 1-13
-# (the rank on top), ANY (every pile) and EMPTY (none).  A top of class c pairs with the jokers
-# and with the piles of class PARTNER[c].
-ANY, EMPTY = 14, 15
-PARTNER = np.array([ANY] + [11 - c for c in range(1, 11)] + [EMPTY] * 3, dtype=np.int64)
+# The greedy player's pair search.  A top of class c (R.CLASS: 0 a joker, 1-13 a rank) pairs with
+# the jokers and with the piles of class PARTNER[c] (EMPTY, a class no pile has, for the face
+# cards); a joker pairs with every pile.
+EMPTY = 14
+PARTNER = np.array([EMPTY] + [11 - c for c in range(1, 11)] + [EMPTY] * 3, dtype=np.int64)
+# A pile of s cards is worth s while s <= 10 (covering brings it towards a pick-up), -10 from 11
+# cards on (covering it costs a point); a joker on top costs 3 more (it is kept as a wild card).
+WORTH = np.array([s if s <= 10 else -10 for s in range(R.HEIGHT + 1)], dtype=np.int64)
+JOKER_COST = 3
 # Keys that order by one comparison (positions are below 64): a pile's key is its worth * 64 +
 # 63 - its position (the worthier pile, the first on a tie); a pair's, the sum of the worths
 # * 4096 + (63 - i) * 64 + 63 - j (the worthier pair, the first (i, j) on a tie).
@@ -68,11 +72,14 @@ def greedy_action(size, order, st, fifteen, best):
     """The greedy player's decision (``best`` is a scratch array of 16 entries).
 
     It covers the pair of piles with the highest worth, the first pair (i, j) on a tie.  One pass
-    from the last pile to the first keeps, in ``best``, the key of the worthiest pile seen so
-    far of each class: pile i's best partner is the best of its partner class and the jokers."""
+    from the last pile to the first keeps the key of the worthiest pile seen so far of each
+    rank on top (in ``best``), of the jokers on top and of all: pile i's best partner is the best
+    of its partner class and the jokers, or of all the piles if a joker is on top of it."""
     count = st[R.ST_COUNT]
     for c in range(EMPTY + 1):
         best[c] = NO_KEY
+    any_key = NO_KEY
+    joker_key = NO_KEY
     least = 1 << 62  # size * 64 + position of the smallest pile (the first on a tie)
     pair = NO_KEY
     for i in range(count - 1, -1, -1):
@@ -80,14 +87,17 @@ def greedy_action(size, order, st, fifteen, best):
         s = size[slot]
         least = min(least, s * 64 + i)
         c = R.top_class(size, slot)
-        # A pile of s cards is worth s while s <= 10 (covering brings it towards a pick-up),
-        # -10 from 11 cards on (covering it costs a point); a joker on top costs 3 (it is kept
-        # as a wild card).
-        key = ((s if s <= 10 else -10) - (3 if c == 0 else 0)) * 64 + 63 - i
-        partner = max(best[PARTNER[c]], best[0])  # NO_KEY (none) makes a pair below NO_KEY
+        if c == 0:
+            key = (WORTH[s] - JOKER_COST) * 64 + 63 - i
+            partner = any_key
+            joker_key = max(joker_key, key)
+        else:
+            key = WORTH[s] * 64 + 63 - i
+            partner = max(best[PARTNER[c]], joker_key)
+            best[c] = max(best[c], key)
+        # NO_KEY as partner (none) makes a pair below NO_KEY.
         pair = max(pair, key * 64 + (partner >> 6) * 4096 + (partner & 63))
-        best[c] = max(best[c], key)
-        best[ANY] = max(best[ANY], key)
+        any_key = max(any_key, key)
     smallest = least & 63
     if size[order[smallest]] >= 11:
         # Every pile can be picked up: take them all, one by one, and win.
