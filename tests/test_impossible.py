@@ -171,7 +171,8 @@ def greedy_by_definition(sizes, classes, removal):
     for i in range(len(sizes)):
         for j in range(i + 1, len(sizes)):
             a, b = classes[i], classes[j]
-            if (a == 0 or b == 0 or a + b == 11) and (best is None or worth(i) + worth(j) > best[0]):
+            pair = a == 0 or b == 0 or a + b == 11
+            if pair and (best is None or worth(i) + worth(j) > best[0]):
                 best = (worth(i) + worth(j), i, j)
     return R.NEW * 1_000_000 if best is None else R.PAIR * 1_000_000 + best[1] * 1000 + best[2]
 

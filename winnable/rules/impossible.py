@@ -27,9 +27,10 @@ Randomness: the deck starts as the game's deal (deal n, top card first) and ever
 draws from the same splitmix64 generator that dealt it, continued; the players' random choices
 draw from it too.  So game n replays exactly, on any machine.
 
-State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]`` cards,
-the class of the top card (``CLASS``) kept in ``size[SLOTS + slot]``; ``order[0:count]`` lists the slots of the piles on the table in creation order; the deck is
-``deck[0:deck_size]`` with its top card last; ``st`` holds the scalars (see ``ST_*``).
+State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]`` cards
+and the class of the top card (``CLASS``) in ``size[SLOTS + slot]``; ``order[0:count]`` lists
+the slots of the piles on the table in creation order; the deck is ``deck[0:deck_size]`` with
+its top card last; ``st`` holds the scalars (see ``ST_*``).
 """
 
 from __future__ import annotations
@@ -235,9 +236,8 @@ def free_slot(size):
     return -1
 
 
-
 @njit(cache=True, inline="always")
-def pairs_of(cards, size, order, st, out, classes):
+def pairs_of(size, order, st, out, classes):
     """Pairs of positions (i < j) whose tops sum to 11, written to ``out`` (as PAIR codes, i
     then j ascending); returns how many.  ``classes`` is scratch."""
     count = st[ST_COUNT]
@@ -253,7 +253,7 @@ def pairs_of(cards, size, order, st, out, classes):
 
 
 @njit(cache=True, inline="always")
-def legal_actions(cards, size, order, st, fifteen, out, classes):
+def legal_actions(size, order, st, fifteen, out, classes):
     """Every action at a decision point, in a fixed order: pick-ups, removals, then the pairs
     (or the new pile when there is none).  ``classes`` is scratch."""
     n = 0
@@ -266,7 +266,7 @@ def legal_actions(cards, size, order, st, fifteen, out, classes):
         for i in range(count):
             out[n] = REMOVE * 1_000_000 + i * 1000
             n += 1
-    m = pairs_of(cards, size, order, st, out[n:], classes)
+    m = pairs_of(size, order, st, out[n:], classes)
     if m == 0:
         out[n] = NEW * 1_000_000
         return n + 1

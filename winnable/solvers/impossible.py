@@ -307,7 +307,7 @@ def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollo
         if player == GREEDY:
             action = greedy_action(size, order, st, fifteen, actions)
         else:
-            n = R.legal_actions(cards, size, order, st, fifteen, actions, buffer)
+            n = R.legal_actions(size, order, st, fifteen, actions, buffer)
             if player == RANDOM:
                 action = actions[uniform_below(rng, n)]
             elif n == 1:
