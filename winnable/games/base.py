@@ -220,6 +220,7 @@ def timed_columns(deals: np.ndarray, search: Callable[[np.ndarray], tuple],
 
 
 # Each card's code followed by a space, as bytes (one row per card id).
+assert all(len(c) == 2 for c in CODES), "format_deals takes every card code to be 2 characters"
 _SPACED_CODES = np.array([(c + " ").encode("ascii") for c in CODES], dtype="S3")
 
 
