@@ -1,6 +1,8 @@
 """Impossible: the engine's random player against the plain-Python reference (statistically,
 since the deck is reshuffled during play), determinism, and the players' fairness."""
 
+import hashlib
+import json
 import math
 
 import numpy as np
@@ -117,3 +119,80 @@ def test_action_notation():
     assert R.format_action(R.PAIR * 1_000_000 + 0 * 1000 + 4) == "1+5"
     assert R.format_action(R.NEW * 1_000_000) == "new"
     assert parse_card("x1") == R.JOKER
+
+
+# Digests of the first games of each player, recorded before the players were sped up: the
+# random streams and the players' decisions are part of the reproducibility contract (game n
+# replays exactly), so a faster engine must give these same games.
+RESULT_COLUMNS = ("outcome", "score", "pickups", "removals", "new_piles", "steps")
+PINNED_RESULTS = [
+    ("greedy", {}, 2000, "0fe259ce11428a1a"),
+    ("greedy", {"new_pile_penalty": "beyond_nine"}, 2000, "86e0ce32709036a7"),
+    ("random", {}, 2000, "e803c399abf22d29"),
+    ("random", {"fifteen": "unlimited"}, 2000, "b615dc7946c9bae6"),
+    ("random", {"jokers": 0}, 2000, "dfac1f08f3f85ee2"),
+    ("random", {"fifteen": "off"}, 2000, "f84073f1111d8b74"),
+    ("lookahead", {}, 30, "885c3cd2799e1f6b"),
+]
+PINNED_MOVES = [("greedy", "808634fa2c551eb6"), ("random", "f67875387372eba8"),
+                ("lookahead", "c77e702538bf9324")]
+
+
+def digest(value) -> str:
+    return hashlib.sha256(json.dumps(value).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("solver, flags, n, expected", PINNED_RESULTS,
+                         ids=[f"{s}-{GAME.rules(f).label}" for s, f, _, _ in PINNED_RESULTS])
+def test_results_are_pinned(solver, flags, n, expected):
+    columns = GAME.solve_seeds(np.arange(1, n + 1), flags, solver)
+    table = [np.asarray(columns[c]).tolist() for c in RESULT_COLUMNS]
+    rows = [[column[k] for column in table] for k in range(n)]
+    assert digest(rows) == expected
+
+
+@pytest.mark.parametrize("solver, expected", PINNED_MOVES)
+def test_moves_are_pinned(solver, expected):
+    assert digest([GAME.solve(seed, solver=solver).moves for seed in range(1, 21)]) == expected
+
+
+def greedy_by_definition(sizes, classes, removal):
+    """The greedy decision as its definition reads (classes as in R.CLASS: 0 a joker, 1-13)."""
+    smallest = min(range(len(sizes)), key=lambda i: (sizes[i], i))
+    if sizes[smallest] >= 11:
+        return R.PICKUP * 1_000_000 + smallest * 1000
+    if removal:
+        return R.REMOVE * 1_000_000 + smallest * 1000
+
+    def worth(i):
+        return (sizes[i] if sizes[i] <= 10 else -10) - (3 if classes[i] == 0 else 0)
+
+    best = None
+    for i in range(len(sizes)):
+        for j in range(i + 1, len(sizes)):
+            a, b = classes[i], classes[j]
+            pair = a == 0 or b == 0 or a + b == 11
+            if pair and (best is None or worth(i) + worth(j) > best[0]):
+                best = (worth(i) + worth(j), i, j)
+    return R.NEW * 1_000_000 if best is None else R.PAIR * 1_000_000 + best[1] * 1000 + best[2]
+
+
+def test_greedy_choice_follows_its_definition():
+    rng = np.random.default_rng(5)
+    scratch = np.empty(16, dtype=np.int64)
+    for _ in range(3000):
+        cards, size, order, deck, st = R.new_state()
+        count = int(rng.integers(1, 30))
+        slots = rng.choice(R.SLOTS, size=count, replace=False)
+        sizes = rng.integers(1, 16, size=count)
+        if rng.random() < 0.1:
+            sizes = rng.integers(11, 16, size=count)
+        classes = rng.choice(14, size=count, p=[0.1] + [0.075] * 10 + [0.05] * 3)
+        for i, slot in enumerate(slots):
+            order[i] = slot
+            size[slot] = sizes[i]
+            size[R.SLOTS + slot] = classes[i]
+        st[R.ST_COUNT] = count
+        st[R.ST_TOKEN] = removal = int(rng.random() < 0.1)
+        expected = greedy_by_definition(list(sizes), list(classes), removal)
+        assert S.greedy_action(size, order, st, R.FIFTEEN_ONCE, scratch) == expected

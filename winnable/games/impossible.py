@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,7 +14,8 @@ from ..rules import impossible as R
 from ..solvers import impossible as S
 from .base import Game, SolverInfo
 
-OUTCOME_NAMES = {R.WIN: "win", R.LOSS: "loss", R.UNKNOWN: "unknown"}
+OUTCOME_NAMES = np.array(["win", "loss", "unknown"], dtype=object)  # by code: R.WIN, R.LOSS, ...
+assert (R.WIN, R.LOSS, R.UNKNOWN) == (0, 1, 2)
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
 DEFAULT_ROLLOUTS = 8
 
@@ -60,7 +61,7 @@ class Impossible(Game):
         n = len(deals)
         table = np.zeros((n, 7), dtype=np.int64)
         seconds = np.empty(n, dtype=np.float64)
-        moves: list[list[str]] = [[] for _ in range(n)]
+        moves: list[Sequence[str]] = [()] * n  # batches leave the moves out
         if seeds is not None and not int(options["record_moves"]):
             start = time.perf_counter()
             S.play_seeds(self.deck, np.uint64(self.salt), np.asarray(seeds, dtype=np.int64),
@@ -82,7 +83,6 @@ class Impossible(Game):
                 moves[k] = [R.format_action(int(a)) for a in record[:result[6]]]
         columns = {name: table[:, c] for c, name in enumerate(
             ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
-        columns["outcome"] = np.array([OUTCOME_NAMES[int(o)] for o in columns["outcome"]],
-                                      dtype=object)
+        columns["outcome"] = OUTCOME_NAMES[columns["outcome"]]
         columns["nodes"] = columns["steps"]
         return {"moves": moves, "seconds": seconds, **columns}

@@ -27,9 +27,10 @@ Randomness: the deck starts as the game's deal (deal n, top card first) and ever
 draws from the same splitmix64 generator that dealt it, continued; the players' random choices
 draw from it too.  So game n replays exactly, on any machine.
 
-State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]``;
-``order[0:count]`` lists the slots of the piles on the table in creation order; the deck is
-``deck[0:deck_size]`` with its top card last; ``st`` holds the scalars (see ``ST_*``).
+State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]`` cards
+and the class of the top card (``CLASS``) in ``size[SLOTS + slot]``; ``order[0:count]`` lists
+the slots of the piles on the table in creation order; the deck is ``deck[0:deck_size]`` with
+its top card last; ``st`` holds the scalars (see ``ST_*``).
 """
 
 from __future__ import annotations
@@ -86,26 +87,34 @@ def is_face(card):
     return card < JOKER and card % 13 >= 10
 
 
-@njit(cache=True, inline="always")
-def value(card):
-    """1-10 for A-10; 0 for a joker (wild); face cards never show."""
-    if card >= JOKER:
-        return 0
-    return card % 13 + 1
-
-
-@njit(cache=True, inline="always")
-def tops_pair(a, b):
-    return a >= JOKER or b >= JOKER or value(a) + value(b) == 11
+# The class of a card on top of a pile: 0 a joker, 1-13 its rank (A-K; 11-13 are the face
+# cards).  A top of class c pairs with the classes set in PAIRS_WITH[c]: a joker with all, a
+# number card with 11 - c and the jokers, a face card (covered at once) with the jokers.
+CLASS = np.array([c % 13 + 1 for c in range(JOKER)] + [0] * (N_CARDS - JOKER), dtype=np.int64)
+PAIRS_WITH = np.array([(1 << 14) - 1] + [(1 << (11 - c)) | 1 for c in range(1, 11)] + [1] * 3,
+                      dtype=np.int64)
 
 
 @njit(cache=True)
 def new_game(deal, jokers):
-    cards = np.empty((SLOTS, HEIGHT), dtype=np.int8)
-    size = np.zeros(SLOTS, dtype=np.int64)
-    order = np.zeros(SLOTS, dtype=np.int64)
-    deck = np.zeros(N_CARDS, dtype=np.int64)
-    st = np.zeros(ST_LEN, dtype=np.int64)
+    cards, size, order, deck, st = new_state()
+    start_game(deal, jokers, size, deck, st)
+    return cards, size, order, deck, st
+
+
+@njit(cache=True)
+def new_state():
+    """Empty state arrays (allocated once, reused game after game by ``start_game``)."""
+    return (np.empty((SLOTS, HEIGHT), dtype=np.int8), np.zeros(2 * SLOTS, dtype=np.int64),
+            np.zeros(SLOTS, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
+            np.zeros(ST_LEN, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def start_game(deal, jokers, size, deck, st):
+    """Set up a game in existing state arrays: no pile, the deal as the deck, score 10."""
+    size[:] = 0
+    st[:] = 0
     n = 0
     for i in range(deal.shape[0] - 1, -1, -1):  # top card last
         if deal[i] < JOKER or jokers > 0:
@@ -114,12 +123,32 @@ def new_game(deal, jokers):
     st[ST_DECK] = n
     st[ST_SCORE] = 10
     st[ST_OUTCOME] = RUNNING
-    return cards, size, order, deck, st
 
 
 @njit(cache=True, inline="always")
-def top(cards, size, slot):
-    return cards[slot, size[slot] - 1]
+def copy_state(cards, size, order, st, to_cards, to_size, to_order, to_st):
+    """Copy the table and the scalars (not the deck): the piles on the table, their sizes (every
+    other slot empty) and their order."""
+    for slot in range(2 * SLOTS):
+        to_size[slot] = size[slot]
+    for k in range(st[ST_COUNT]):
+        slot = order[k]
+        to_order[k] = slot
+        for i in range(size[slot]):
+            to_cards[slot, i] = cards[slot, i]
+    for i in range(ST_LEN):
+        to_st[i] = st[i]
+
+
+@njit(cache=True, inline="always")
+def top_class(size, slot):
+    """The class (``CLASS``) of the card on top of the pile in ``slot``."""
+    return size[SLOTS + slot]
+
+
+@njit(cache=True, inline="always")
+def face_on_top(size, slot):
+    return top_class(size, slot) > 10
 
 
 @njit(cache=True, inline="always")
@@ -187,6 +216,7 @@ def place(cards, size, st, slot, card):
     before = size[slot]
     cards[slot, before] = card
     size[slot] = before + 1
+    size[SLOTS + slot] = CLASS[card]
     if before >= 11:
         change_score(st, -1)
 
@@ -207,23 +237,25 @@ def free_slot(size):
 
 
 @njit(cache=True, inline="always")
-def pairs_of(cards, size, order, st, out):
-    """Pairs of positions (i < j) whose tops sum to 11; returns how many."""
-    n = 0
+def pairs_of(size, order, st, out, classes):
+    """Pairs of positions (i < j) whose tops sum to 11, written to ``out`` (as PAIR codes, i
+    then j ascending); returns how many.  ``classes`` is scratch."""
     count = st[ST_COUNT]
     for i in range(count):
-        a = top(cards, size, order[i])
+        classes[i] = top_class(size, order[i])
+    n = 0
+    for i in range(count):
+        mask = PAIRS_WITH[classes[i]]
         for j in range(i + 1, count):
-            if tops_pair(a, top(cards, size, order[j])):
-                out[n] = PAIR * 1_000_000 + i * 1000 + j
-                n += 1
+            out[n] = PAIR * 1_000_000 + i * 1000 + j  # kept only if the tops pair
+            n += (mask >> classes[j]) & 1
     return n
 
 
 @njit(cache=True, inline="always")
-def legal_actions(cards, size, order, st, fifteen, out):
+def legal_actions(size, order, st, fifteen, out, classes):
     """Every action at a decision point, in a fixed order: pick-ups, removals, then the pairs
-    (or the new pile when there is none)."""
+    (or the new pile when there is none).  ``classes`` is scratch."""
     n = 0
     count = st[ST_COUNT]
     for i in range(count):
@@ -234,7 +266,7 @@ def legal_actions(cards, size, order, st, fifteen, out):
         for i in range(count):
             out[n] = REMOVE * 1_000_000 + i * 1000
             n += 1
-    m = pairs_of(cards, size, order, st, out[n:])
+    m = pairs_of(size, order, st, out[n:], classes)
     if m == 0:
         out[n] = NEW * 1_000_000
         return n + 1

@@ -4,12 +4,13 @@ advance; each player plays the game and every game is seeded, so it replays exac
 * ``random``: at each decision point, uniformly among every legal action (each pick-up, each
   fifteen removal, each pair to cover, or the new pile); when the deck runs out, uniformly among
   the piles that may be taken back.
-* ``greedy``: picks up a pile as soon as one holds 11 cards (the largest first); uses a fifteen
-  removal at once, on the largest pile; otherwise covers the pair with the highest worth, where a
-  pile of s cards is worth s while s <= 10 (covering brings it towards a pick-up) and -10 from 11
-  cards on (covering it costs a point), and a joker on top costs 3 (it is kept as a wild card);
-  ties go to the pair that comes first.  When the deck runs out it takes back the largest pile
-  it may.
+* ``greedy``: holds piles of 11 cards or more until every pile on the table can be picked up,
+  then picks them all up (the smallest first); uses a fifteen removal at once, on the smallest
+  pile; otherwise covers the pair with the highest worth, where a pile of s cards is worth s
+  while s <= 10 (covering brings it towards a pick-up) and -10 from 11 cards on (covering it
+  costs a point), and a joker on top costs 3 (it is kept as a wild card); ties go to the pair
+  that comes first.  When the deck runs out it takes back the largest pile it may (a fifteen
+  removal of the smallest pile if none can be picked up).
 * ``lookahead``: at each decision point with a choice, tries every action in ``rollouts``
   simulated games finished by the greedy player, each from the current table with the unseen
   deck shuffled afresh (the player never reads the real deck order), and takes the action with
@@ -32,22 +33,14 @@ WIN_BONUS = 100
 
 
 @njit(cache=True, inline="always")
-def _largest(size, order, st, eligible_only):
+def _largest_to_pick_up(size, order, st):
+    """The largest pile of 11 cards or more (the first on a tie), or -1."""
     best = -1
     for i in range(st[R.ST_COUNT]):
         s = size[order[i]]
-        if (not eligible_only or s >= 11) and (best < 0 or s > size[order[best]]):
+        if s >= 11 and (best < 0 or s > size[order[best]]):
             best = i
     return best
-
-
-@njit(cache=True, inline="always")
-def _pile_worth(cards, size, slot):
-    s = size[slot]
-    worth = s if s <= 10 else -10
-    if R.top(cards, size, slot) >= R.JOKER:
-        worth -= 3
-    return worth
 
 
 @njit(cache=True, inline="always")
@@ -59,44 +52,76 @@ def _smallest(size, order, st):
     return best
 
 
+# The greedy player's pair search.  A top of class c (R.CLASS: 0 a joker, 1-13 a rank) pairs with
+# the jokers and with the piles of class PARTNER[c] (EMPTY, a class no pile has, for the face
+# cards); a joker pairs with every pile.
+EMPTY = 14
+PARTNER = np.array([EMPTY] + [11 - c for c in range(1, 11)] + [EMPTY] * 3, dtype=np.int64)
+# A pile of s cards is worth s while s <= 10 (covering brings it towards a pick-up), -10 from 11
+# cards on (covering it costs a point); a joker on top costs 3 more (it is kept as a wild card).
+WORTH = np.array([s if s <= 10 else -10 for s in range(R.HEIGHT + 1)], dtype=np.int64)
+JOKER_COST = 3
+# Keys that order by one comparison (positions are below 64): a pile's key is its worth * 64 +
+# 63 - its position (the worthier pile, the first on a tie); a pair's, the sum of the worths
+# * 4096 + (63 - i) * 64 + 63 - j (the worthier pair, the first (i, j) on a tie).
+NO_KEY = -(1 << 40)
+
+
 @njit(cache=True, inline="always")
-def greedy_action(cards, size, order, st, fifteen, tops, worths):
-    """The greedy player's decision (``tops`` and ``worths`` are scratch arrays)."""
-    smallest = _smallest(size, order, st)
+def greedy_action(size, order, st, fifteen, best):
+    """The greedy player's decision (``best`` is a scratch array of 16 entries).
+
+    It covers the pair of piles with the highest worth, the first pair (i, j) on a tie.  One pass
+    from the last pile to the first keeps the key of the worthiest pile seen so far of each
+    rank on top (in ``best``), of the jokers on top and of all: pile i's best partner is the best
+    of its partner class and the jokers, or of all the piles if a joker is on top of it."""
+    count = st[R.ST_COUNT]
+    for c in range(EMPTY + 1):
+        best[c] = NO_KEY
+    any_key = NO_KEY
+    joker_key = NO_KEY
+    least = 1 << 62  # size * 64 + position of the smallest pile (the first on a tie)
+    pair = NO_KEY
+    for i in range(count - 1, -1, -1):
+        slot = order[i]
+        s = size[slot]
+        least = min(least, s * 64 + i)
+        c = R.top_class(size, slot)
+        if c == 0:
+            key = (WORTH[s] - JOKER_COST) * 64 + 63 - i
+            partner = any_key
+            joker_key = max(joker_key, key)
+        else:
+            key = WORTH[s] * 64 + 63 - i
+            partner = max(best[PARTNER[c]], joker_key)
+            best[c] = max(best[c], key)
+        # NO_KEY as partner (none) makes a pair below NO_KEY.
+        pair = max(pair, key * 64 + (partner >> 6) * 4096 + (partner & 63))
+        any_key = max(any_key, key)
+    smallest = least & 63
     if size[order[smallest]] >= 11:
         # Every pile can be picked up: take them all, one by one, and win.
         return R.PICKUP * 1_000_000 + smallest * 1000
     if R.removal_available(st, fifteen):
         return R.REMOVE * 1_000_000 + smallest * 1000
-    count = st[R.ST_COUNT]
-    for i in range(count):
-        slot = order[i]
-        tops[i] = R.top(cards, size, slot)
-        worths[i] = _pile_worth(cards, size, slot)
-    choice = R.NEW * 1_000_000  # when there is no pair
-    best_worth = -10**9
-    for i in range(count):
-        a = tops[i]
-        for j in range(i + 1, count):
-            if R.tops_pair(a, tops[j]) and worths[i] + worths[j] > best_worth:
-                best_worth = worths[i] + worths[j]
-                choice = R.PAIR * 1_000_000 + i * 1000 + j
-    return choice
+    if pair == NO_KEY:
+        return R.NEW * 1_000_000  # no pair
+    return R.PAIR * 1_000_000 + (63 - ((pair >> 6) & 63)) * 1000 + 63 - (pair & 63)
 
 
 @njit(cache=True, inline="always")
 def emergency_choice(size, order, st, fifteen, player, rng, buffer):
     """The action taken when a card is needed and the deck is empty (-1: none, the game is
     lost)."""
-    n = R.emergency_actions(size, order, st, fifteen, buffer)
-    if n == 0:
-        return -1
     if player == RANDOM:
-        return buffer[uniform_below(rng, n)]
-    best = _largest(size, order, st, True)
+        n = R.emergency_actions(size, order, st, fifteen, buffer)
+        return buffer[uniform_below(rng, n)] if n > 0 else -1
+    best = _largest_to_pick_up(size, order, st)
     if best >= 0:
         return R.PICKUP * 1_000_000 + best * 1000
-    return R.REMOVE * 1_000_000 + _smallest(size, order, st) * 1000
+    if R.removal_available(st, fifteen) and st[R.ST_COUNT] > 0:
+        return R.REMOVE * 1_000_000 + _smallest(size, order, st) * 1000
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -124,15 +149,15 @@ def _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves
 @njit(cache=True, inline="always")
 def _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, slot,
            at_least_one):
-    need = at_least_one or R.is_face(R.top(cards, size, slot))
+    need = at_least_one or R.face_on_top(size, slot)
     while need and st[R.ST_OUTCOME] == R.RUNNING:
-        if R.position_of(order, st, slot) < 0:
-            return  # the pile was taken back while the deck was empty: covering lapses
         if st[R.ST_DECK] == 0:
             _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter)
+            if R.position_of(order, st, slot) < 0:
+                return  # the pile was taken back while the deck was empty: covering lapses
             continue
         R.place(cards, size, st, slot, R.draw(deck, st))
-        need = R.is_face(R.top(cards, size, slot))
+        need = R.face_on_top(size, slot)
 
 
 @njit(cache=True, inline="always")
@@ -143,8 +168,7 @@ def _new_pile(cards, size, order, deck, st, rng, fifteen, every_penalty, player,
         if st[R.ST_OUTCOME] != R.RUNNING:
             return
     slot = R.free_slot(size)
-    cards[slot, 0] = R.draw(deck, st)
-    size[slot] = 1
+    R.place(cards, size, st, slot, R.draw(deck, st))
     order[st[R.ST_COUNT]] = slot
     st[R.ST_COUNT] += 1
     if penalised:
@@ -164,9 +188,12 @@ def apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, play
     elif kind == R.PAIR:
         first = order[(action // 1000) % 1000]
         second = order[action % 1000]
+        steps = st[R.ST_STEPS]
         _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, first,
                True)
-        if st[R.ST_OUTCOME] == R.RUNNING and R.position_of(order, st, second) >= 0:
+        # Only a pile taken back while the deck was empty (a step) leaves the table.
+        if st[R.ST_OUTCOME] == R.RUNNING and (st[R.ST_STEPS] == steps
+                                              or R.position_of(order, st, second) >= 0):
             _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter,
                    second, True)
     else:
@@ -174,7 +201,7 @@ def apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, play
                   moves, counter, True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
                counter):
     for _ in range(9):
@@ -182,49 +209,61 @@ def deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player
                   moves, counter, False)
 
 
-@njit(cache=True)
-def finish_greedy(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap,
-                  actions, buffer):
+@njit(cache=True, _nrt=False)
+def finish_greedy(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap, scratch,
+                  buffer, no_moves, counter):
     """Play on with the greedy player (used by the lookahead's rollouts; nothing recorded)."""
-    no_moves = np.empty(0, dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
     while st[R.ST_OUTCOME] == R.RUNNING:
         if st[R.ST_STEPS] >= step_cap:
             st[R.ST_OUTCOME] = R.UNKNOWN
             break
-        action = greedy_action(cards, size, order, st, fifteen, actions, buffer)
+        action = greedy_action(size, order, st, fifteen, scratch)
         st[R.ST_STEPS] += 1
         apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, GREEDY, buffer,
                      no_moves, counter, action)
 
 
 @njit(cache=True)
+def rollout_space():
+    """Scratch for the lookahead's rollouts: a second game state, the rollouts' generator, the
+    unseen cards, the greedy player's scratch, an empty move record and its counter."""
+    c, s, o, d, t = R.new_state()
+    return (c, s, o, d, t, np.zeros(1, dtype=np.uint64), np.zeros(R.N_CARDS, dtype=np.int64),
+            np.zeros(EMPTY + 1, dtype=np.int64), np.empty(0, dtype=np.int64),
+            np.zeros(1, dtype=np.int64))
+
+
+@njit(cache=True, _nrt=False)
 def lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap,
-                     rollouts, actions, n, buffer):
-    sub = np.empty(1, dtype=np.uint64)
+                     rollouts, actions, n, buffer, space):
+    """The lookahead player's choice among ``actions[:n]`` (``space`` from ``rollout_space``)."""
+    c, s, o, d, t, sub, unseen, scratch, no_moves, counter = space
     sub[0] = splitmix_next(rng)
-    trial_actions = np.empty(MAX_ACTIONS, dtype=np.int64)
-    no_moves = np.empty(0, dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
+    # The player knows which cards are in the deck, not their order: each rollout starts from
+    # the deck in ascending order of card, shuffled afresh.
+    m = st[R.ST_DECK]
+    d[:] = 0
+    for i in range(m):
+        d[deck[i]] = 1
+    k = 0
+    for card in range(R.N_CARDS):
+        if d[card]:
+            unseen[k] = card
+            k += 1
     best = actions[0]
     best_total = -10**18
     for k in range(n):
         total = 0
         for _ in range(rollouts):
-            c = cards.copy()
-            s = size.copy()
-            o = order.copy()
-            d = deck.copy()
-            t = st.copy()
-            # The player knows which cards are in the deck, not their order: the rollout
-            # starts from the sorted deck, shuffled afresh.
-            d[:t[R.ST_DECK]] = np.sort(d[:t[R.ST_DECK]])
-            shuffle_in_place(d[:t[R.ST_DECK]], sub)
+            R.copy_state(cards, size, order, st, c, s, o, t)
+            for i in range(m):
+                d[i] = unseen[i]
+            shuffle_in_place(d[:m], sub)
             t[R.ST_STEPS] += 1
             apply_action(c, s, o, d, t, sub, fifteen, every_penalty, GREEDY, buffer, no_moves,
                          counter, actions[k])
-            finish_greedy(c, s, o, d, t, sub, fifteen, every_penalty, step_cap, trial_actions,
-                          buffer)
+            finish_greedy(c, s, o, d, t, sub, fifteen, every_penalty, step_cap, scratch, buffer,
+                          no_moves, counter)
             total += t[R.ST_SCORE] + (WIN_BONUS if t[R.ST_OUTCOME] == R.WIN else 0)
         if total > best_total:
             best_total = total
@@ -233,13 +272,31 @@ def lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty, 
 
 
 @njit(cache=True)
+def workspace():
+    """Everything a game is played in, allocated once and reused game after game: the state
+    (``R.new_state``), two scratch arrays of MAX_ACTIONS entries, the move counter and the
+    lookahead's ``rollout_space``."""
+    return (R.new_state(), np.empty(MAX_ACTIONS, dtype=np.int64),
+            np.empty(MAX_ACTIONS, dtype=np.int64), np.zeros(1, dtype=np.int64), rollout_space())
+
+
+@njit(cache=True)
 def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
     """Play one game.  Returns (outcome, score, pickups, removals, new piles, steps, moves
     recorded, rollouts played)."""
-    cards, size, order, deck, st = R.new_game(deal, jokers)
-    actions = np.empty(MAX_ACTIONS, dtype=np.int64)
-    buffer = np.empty(MAX_ACTIONS, dtype=np.int64)
-    counter = np.zeros(1, dtype=np.int64)
+    return play_in(workspace(), deal, fifteen, every_penalty, jokers, step_cap, player, rollouts,
+                   rng, moves)
+
+
+# The kernels that play are compiled without Numba's reference counting (``_nrt=False``): they
+# allocate nothing (``workspace`` does, once), and the atomic reference counts of the arrays
+# passed through the inlined helpers took about half of their time.
+@njit(cache=True, _nrt=False)
+def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
+    """``play`` in a ``workspace``."""
+    (cards, size, order, deck, st), actions, buffer, counter, rollout = space
+    R.start_game(deal, jokers, size, deck, st)
+    counter[0] = 0
     simulated = 0
     deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
                counter)
@@ -248,19 +305,18 @@ def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, 
             st[R.ST_OUTCOME] = R.UNKNOWN
             break
         if player == GREEDY:
-            action = greedy_action(cards, size, order, st, fifteen, actions, buffer)
+            action = greedy_action(size, order, st, fifteen, actions)
         else:
-            n = R.legal_actions(cards, size, order, st, fifteen, actions)
-        if player == RANDOM:
-            action = actions[uniform_below(rng, n)]
-        elif player == GREEDY:
-            pass
-        elif n == 1:
-            action = actions[0]
-        else:
-            action = lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty,
-                                      step_cap, rollouts, actions, n, buffer)
-            simulated += n * rollouts
+            n = R.legal_actions(size, order, st, fifteen, actions, buffer)
+            if player == RANDOM:
+                action = actions[uniform_below(rng, n)]
+            elif n == 1:
+                action = actions[0]
+            else:
+                action = lookahead_action(cards, size, order, deck, st, rng, fifteen,
+                                          every_penalty, step_cap, rollouts, actions, n, buffer,
+                                          rollout)
+                simulated += n * rollouts
         st[R.ST_STEPS] += 1
         if counter[0] < moves.shape[0]:
             moves[counter[0]] = action
@@ -274,14 +330,16 @@ def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, 
 @njit(cache=True)
 def play_seeds(deck, salt, seeds, fifteen, every_penalty, jokers, step_cap, player, rollouts,
                out):
-    """Play games ``seeds`` (each dealt and shuffled by its own stream); one row of ``out`` per
-    game: outcome, score, pickups, removals, new piles, steps, rollouts."""
+    """Play games ``seeds`` (each dealt and shuffled by its own stream) in one ``workspace``;
+    one row of ``out`` per game: outcome, score, pickups, removals, new piles, steps,
+    rollouts."""
     deal = np.empty(deck.shape[0], dtype=deck.dtype)
     no_moves = np.empty(0, dtype=np.int64)
+    space = workspace()
     for k in range(seeds.shape[0]):
         rng = deal_into(deal, deck, salt, np.uint64(seeds[k]))
-        result = play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng,
-                      no_moves)
+        result = play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts,
+                         rng, no_moves)
         for c in range(6):
             out[k, c] = result[c]
         out[k, 6] = result[7]
