@@ -8,7 +8,7 @@ from winnable.report import headline, markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
-TABLES = ["nineball/thoughtful.csv", "addario/summary.csv", "chinese/thoughtful.csv",
+TABLES = ["nineball/thoughtful.csv", "nineball/nopeek.csv", "addario/summary.csv", "chinese/thoughtful.csv",
           "impossible/players.csv", "impossible/players_lookahead.csv"]
 
 INTRO = """# Results
