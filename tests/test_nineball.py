@@ -1,6 +1,7 @@
 """The Nineball engine and solver against the plain-Python reference in tests/reference."""
 
 import random
+import zlib
 
 import numpy as np
 import pytest
@@ -42,7 +43,7 @@ def random_deals(count, seed):
 @pytest.mark.parametrize("flags", FLAG_SETTINGS, ids=lambda f: GAME.rules(f).label)
 def test_best_score_matches_reference_and_lines_replay(flags):
     kw = ref_kwargs(flags)
-    deals = random_deals(500, seed=hash(GAME.rules(flags).label) % 10**6)
+    deals = random_deals(500, seed=zlib.crc32(GAME.rules(flags).label.encode()) % 10**6)
     wins = 0
     for codes in deals:
         result = GAME.solve(cards_of(codes), flags)

@@ -10,6 +10,7 @@ import numpy as np
 from ..cards import code
 from ..rules import chinese as R
 from ..solvers import chinese as S
+from ..solvers import chinese_nopeek as NP
 from .base import Game, SolverInfo, timed_columns
 
 OUTCOME_NAMES = {S.LOSS: "loss", S.WIN: "win", S.UNKNOWN: "unknown"}
@@ -23,10 +24,28 @@ class Chinese(Game):
             "depth-first search with every card known; `unknown` past the node budget",
             {"budget": S.DEFAULT_BUDGET, "restart": S.DEFAULT_RESTART,
              "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1}),
+        # No-peek players (winnable/solvers/chinese_nopeek.py): they see what a person sees.
+        "strategy": SolverInfo(
+            "strategy", "no peeking: plays by the Strategy section of the source text",
+            {"lookahead": NP.DEFAULT_LOOKAHEAD, "patience": NP.DEFAULT_PATIENCE}),
+        "sampling": SolverInfo(
+            "sampling", "no peeking: solves samples of the unseen cards; plays strategy's move "
+            "unless the samples show it losing where another move does not", {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
+                          "lookahead": NP.DEFAULT_LOOKAHEAD, "memory_mb": NP.DEFAULT_MEMORY_MB,
+                          "patience": NP.DEFAULT_PATIENCE}),
+        "random": SolverInfo(
+            "random", "no peeking: a uniformly random legal move each turn",
+            {"patience": NP.DEFAULT_PATIENCE}),
     }
     default_solver = "thoughtful"
+    # 2: the dead-end rule of version 1 could call a winnable deal lost (deal 11); runs stored
+    # under version 1 are refused rather than resumed.
+    rules_version = 2
     batch_chunk = 50
     bench_deals = 500
+
+    def chunk_size(self, solver: str) -> int:
+        return {"strategy": 200, "random": 1000}.get(solver, self.batch_chunk)
 
     def implies(self, stricter, looser) -> bool:
         return (stricter != looser
@@ -46,6 +65,8 @@ class Chinese(Game):
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
                     options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
+        if solver in NP.PLAYERS:
+            return NP.solve_deals(self.deck, self.salt, deals, rules, solver, options, seeds)
         easy = bool(rules["easy"])
         sequence = rules["blocks"] == "sequence"
         budget = int(options["budget"])

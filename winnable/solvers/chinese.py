@@ -208,14 +208,16 @@ EXPOSED, FACE_UP, UP, LEFT = 1, 2, 4, 8  # what dead_end may derive of a card
 
 @njit(cache=True)
 def _can_take(cards, length, status, p, h, t):
-    """May card t ever be a top that the card at height h of pile p can go onto?"""
+    """May card t ever be a top that the card at height h of pile p can go onto?  A t lying
+    above it in the same pile must first be parted from it: some card between them (t
+    included) must leave the card under it, taking t along in its block or leaving t."""
     if status[t] & EXPOSED == 0:
         return False
-    if status[t] & LEFT:
-        return True
+    parted = False
     for i in range(h + 1, length[p]):
+        parted = parted or status[cards[p, i]] & LEFT != 0
         if cards[p, i] == t:
-            return False
+            return parted
     return True
 
 
@@ -238,7 +240,8 @@ def dead_end(cards, length, down, found, misc, deal, easy, status):
     * up(c): c reaches its foundation: exposed(c), and up of the card below it in its suit.
     * space: some pile empties: its bottom card leaves (to the foundation or onto a higher
       card; a space cannot be used before the first one exists).
-    * A card t lying above y in y's own pile can take y only after t has left its place.
+    * A card t lying above y in y's own pile can take y only after some card between them (t
+      included) has left the card under it (t may travel in a block it does not start).
     Cards on the foundations count as up and are never exposed (they can take no card).
     """
     for c in range(R.N_CARDS):
