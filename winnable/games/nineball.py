@@ -73,22 +73,22 @@ class Nineball(Game):
         else:
             objective = NP.OBJECTIVES[solver]
             memo = NP.Scratch()
-            expected = np.empty(len(deals), dtype=np.float64)
-            win = np.empty(len(deals), dtype=np.float64)
-            k = iter(range(len(deals)))
+            expected: list[float] = []
+            win: list[float] = []
 
             def search(deal):
-                i = next(k)
-                expected[i], win[i], score, expanded, length, _ = NP.nopeek(
+                value, chance, score, expanded, length, _ = NP.nopeek(
                     deal, kitchen_limit, target_mask, bonus_always, objective, memo.keys,
                     memo.score, memo.win, memo.generation.stamps, memo.generation.next(),
                     memo.groups, memo.frames, memo.frame_values, memo.line)
+                expected.append(value)
+                win.append(chance)
                 return _outcome(score), score, expanded, memo.line[:length]
 
             columns = timed_columns(deals, search, self.format_line)
             # The exact values are multiples of 1/720 (NP.DENOMINATOR): snap off float noise.
-            columns["expected_score"] = np.round(expected * NP.DENOMINATOR) / NP.DENOMINATOR
-            columns["win_probability"] = np.round(win * NP.DENOMINATOR) / NP.DENOMINATOR
+            for name, values in (("expected_score", expected), ("win_probability", win)):
+                columns[name] = np.round(np.array(values) * NP.DENOMINATOR) / NP.DENOMINATOR
             for i, deal in enumerate(deals):
                 best[i] = thoughtful(deal)[0]
         columns["thoughtful_score"] = best

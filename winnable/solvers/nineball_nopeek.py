@@ -164,6 +164,18 @@ def _settled(state, clearable, bonus_always):
 
 
 @njit(cache=True)
+def _set_frame(frames, d, kind, state, pending, tops, unseen, n_unseen, first, choice):
+    frames[d, KIND] = kind
+    frames[d, STATE] = state
+    frames[d, PENDING] = pending
+    frames[d, TOPS] = tops
+    frames[d, UNSEEN] = unseen
+    frames[d, N_UNSEEN] = n_unseen
+    frames[d, NEXT] = first
+    frames[d, CHOICE] = choice
+
+
+@njit(cache=True)
 def _open_decision(frames, frame_values, groups, d, state, tops, unseen, n_unseen, key,
                    values, sums, kitchen_limit, target_mask, bonus_always):
     """Set up frame ``d`` to choose a move in an information state; returns the number of moves
@@ -173,14 +185,8 @@ def _open_decision(frames, frame_values, groups, d, state, tops, unseen, n_unsee
         if h > 0:
             values[R.kitchen_top_index(p, h)] = top_of(tops, p)
     n = R.legal_groups(state, values, sums, kitchen_limit, target_mask, groups[d])
-    frames[d, KIND] = DECISION
-    frames[d, STATE] = state
-    frames[d, TOPS] = tops
-    frames[d, UNSEEN] = unseen
-    frames[d, N_UNSEEN] = n_unseen
-    frames[d, NEXT] = 0
+    _set_frame(frames, d, DECISION, state, 0, tops, unseen, n_unseen, 0, -1)
     frames[d, COUNT] = n
-    frames[d, CHOICE] = -1
     frames[d, KEY] = key
     if n == 0 or bonus_always:  # stopping is allowed (bonus_always) or forced (no move)
         frame_values[d, 0] = R.final_score(state, bonus_always)
@@ -270,17 +276,11 @@ def decide(root_state, root_tops, root_unseen, root_n_unseen, values, sums, clea
             known = True
         elif pending != 0:
             c = sp
-            frames[c, KIND] = CHANCE
-            frames[c, STATE] = child
-            frames[c, PENDING] = pending
-            frames[c, TOPS] = tops
-            frames[c, UNSEEN] = unseen
-            frames[c, N_UNSEEN] = n_unseen
-            frames[c, NEXT] = 1
             low = 0
             while not (pending >> low) & 1:
                 low += 1
-            frames[c, CHOICE] = low << 4
+            # The pile drawn for first, and the card values to try from 1.
+            _set_frame(frames, c, CHANCE, child, pending, tops, unseen, n_unseen, 1, low << 4)
             frame_values[c, 0] = 0.0
             frame_values[c, 1] = 0.0
             sp += 1
