@@ -254,3 +254,21 @@ def _legal(state):
     out = np.zeros(S.MAX_MOVES, dtype=np.int64)
     n = R.legal_moves(*state, False, False, out)
     return out[:n]
+
+
+def test_parent_swap_uses_include_carrying_the_freed_card_onto_the_block():
+    """After a parent swap (JS off QH onto QD), a block holding the freed QH may go onto the
+    pile the swapped block went to (TH QH onto JS): had JS stayed on QH, no delayed swap could
+    produce that position, so it must count as a use of QH."""
+    deal = GAME.deal(1)
+    cards, length, down, found, misc = R.new_state(deal)
+    length[:] = 0
+    down[:] = 0
+    for p, pile in enumerate((["TH", "QH"], ["QD", "JS"])):
+        for h, c in enumerate(pile):
+            cards[p, h] = parse_card(c)
+        length[p] = len(pile)
+    misc[0] = 1
+    out = np.zeros(S.MAX_MOVES, dtype=np.int64)
+    n = S.uses_of(cards, length, down, found, False, False, 0, 1, out)
+    assert R.encode(R.TABLEAU, 0, 1, 2) in [int(m) for m in out[:n]]
