@@ -272,3 +272,17 @@ def test_parent_swap_uses_include_carrying_the_freed_card_onto_the_block():
     out = np.zeros(S.MAX_MOVES, dtype=np.int64)
     n = S.uses_of(cards, length, down, found, False, False, 0, 1, out)
     assert R.encode(R.TABLEAU, 0, 1, 2) in [int(m) for m in out[:n]]
+
+
+def test_strategy_fallback_wins_replay():
+    """When the search leaves a deal unknown, the no-peek strategy player's win decides it; its
+    line replays with the reference (deal 724 is one the search misses within 100,000 nodes)."""
+    searched = GAME.solve(724, None, strategy=0)
+    assert searched.outcome == "unknown"
+    result = GAME.solve(724)
+    assert result.outcome == "win" and result.score == 52
+    assert ref.replay(result.deal.split(), result.moves) == 52
+    for easy in (False, True):
+        small = GAME.solve(724, {"easy": easy}, budget=1000)
+        if small.outcome == "win":
+            assert ref.replay(small.deal.split(), small.moves, easy) == 52

@@ -23,7 +23,7 @@ class Chinese(Game):
             "thoughtful",
             "depth-first search with every card known; `unknown` past the node budget",
             {"budget": S.DEFAULT_BUDGET, "restart": S.DEFAULT_RESTART,
-             "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1}),
+             "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1, "strategy": 1}),
         # No-peek players (winnable/solvers/chinese_nopeek.py): they see what a person sees.
         "strategy": SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
@@ -72,7 +72,29 @@ class Chinese(Game):
         budget = int(options["budget"])
         restart = int(options["restart"])
         prune = bool(int(options["prune"]))
+        fallback = bool(int(options.get("strategy", 1)))
         scratch = S.Scratch(float(options["memory_mb"]))
+        if fallback:
+            # The no-peek strategy player (it draws nothing from its random stream).
+            cfg = np.zeros(6, dtype=np.int64)
+            cfg[NP.EASY] = easy
+            cfg[NP.SEQUENCE] = sequence
+            cfg[NP.LOOKAHEAD] = NP.DEFAULT_LOOKAHEAD
+            cfg[NP.SAMPLES] = 1
+            cfg[NP.PATIENCE] = NP.DEFAULT_PATIENCE
+            record = np.empty(75 * (NP.DEFAULT_PATIENCE + 1), dtype=np.int64)
+            player_scratch = S.Scratch(NP.DEFAULT_MEMORY_MB)
+
+        def strategy_win(deal):
+            """The strategy player's game: its moves if it wins (a legal winning line, found by
+            a player who does not even look at the face-down cards), else None.  It finds some
+            wins that the search's move orders miss within the budget."""
+            won, _, n, _, stamp = NP.play(deal, NP.STRATEGY, cfg, np.zeros(1, dtype=np.uint64),
+                                          record, player_scratch.table_a,
+                                          player_scratch.table_b, player_scratch.table_stamp,
+                                          player_scratch.generation.current)
+            player_scratch.generation.current = int(stamp)
+            return record[:n].copy() if won else None
 
         def restarts(deal, easy_mode, budget):
             """Short searches of ``restart`` nodes, each in another move order, while they
@@ -105,6 +127,10 @@ class Chinese(Game):
                 if result == S.WIN:
                     return "win", score, spent, scratch.line[:length]
             result, score, expanded, length = restarts(deal, easy, budget - spent)
+            if result == S.UNKNOWN and fallback:
+                line = strategy_win(deal)
+                if line is not None:
+                    return "win", R.N_CARDS, spent + expanded, line
             return OUTCOME_NAMES[int(result)], score, spent + expanded, scratch.line[:length]
 
         return timed_columns(deals, search,
