@@ -8,8 +8,8 @@ from winnable.report import headline, markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
-TABLES = ["nineball/thoughtful.csv", "nineball/nopeek.csv", "addario/summary.csv", "chinese/thoughtful.csv",
-          "impossible/players.csv", "impossible/players_lookahead.csv"]
+TABLES = ["nineball/thoughtful.csv", "nineball/nopeek.csv", "addario/summary.csv",
+          "chinese/thoughtful.csv", "chinese/nopeek.csv", "impossible/players.csv"]
 
 INTRO = """# Results
 
@@ -21,7 +21,8 @@ command that reproduces it from nothing (the experiment scripts in `experiments/
 
 if __name__ == "__main__":
     frames = [pd.read_csv(RESULTS / t) for t in TABLES if (RESULTS / t).exists()]
-    table = headline(pd.concat(frames, ignore_index=True))
+    table = headline(pd.concat(frames, ignore_index=True)
+                     .drop_duplicates(["game", "solver", "variant", "deals"]))
     text = INTRO + "\n" + markdown(table, {c: c for c in table.columns})
     notes = RESULTS / "NOTES.md"
     if notes.exists():

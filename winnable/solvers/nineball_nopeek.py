@@ -25,6 +25,9 @@ Exact shortcuts (each leaves every value unchanged):
   fall; a game without a clear scores at most 9 + 9 < 19) and none clears more often.
 * A move whose best possible outcome (a clear with every kitchen card it leaves) cannot beat the
   best move found so far is skipped.
+* The draws after a move stop as soon as the move cannot beat the best so far even if every
+  draw still to come were worth that best outcome (``_cut_chance``): the move would not have
+  been chosen after all its draws either.
 
 Play on the real deal repeats the same decision (same move order, same comparisons, values from
 the memo) at every step and turns up the real card whenever one turns up.
@@ -150,6 +153,35 @@ def _cannot_beat(ceiling, best_score, best_win, objective):
     if best_win >= 1.0 - TIE and ceiling <= best_score + TIE:
         return True
     return objective == OBJECTIVE_SCORE and ceiling < best_score - TIE
+
+
+@njit(cache=True)
+def _may_beat(score, win, best_score, best_win, objective):
+    """Could a value at most (score, win) in both parts be ``better`` than the best?"""
+    if objective == OBJECTIVE_SCORE:
+        first, best_first, second, best_second = score, best_score, win, best_win
+    else:
+        first, best_first, second, best_second = win, best_win, score, best_score
+    return first > best_first + TIE or (first >= best_first - TIE and second > best_second + TIE)
+
+
+@njit(cache=True)
+def _cut_chance(frames, frame_values, d, objective):
+    """Stop the draws of chance frame ``d`` (the first draw after a move of decision d - 1)
+    when the move can no longer beat the decision's best, even if every draw still to come
+    were worth a clear with every kitchen card left (and certain).  The move is then not
+    chosen, as it would not have been after all its draws, so every value and choice stays as
+    without the cut; the frame's partial value is below that bound."""
+    remaining = 0
+    for value in range(frames[d, NEXT], 10):
+        remaining += unseen_count(frames[d, UNSEEN], value)
+    if remaining == 0:
+        return
+    mass = remaining / frames[d, N_UNSEEN]
+    ceiling = CLEAR_SCORE + R.kitchen_left(frames[d, STATE])
+    if not _may_beat(frame_values[d, 0] + mass * ceiling, frame_values[d, 1] + mass,
+                     frame_values[d - 1, 0], frame_values[d - 1, 1], objective):
+        frames[d, NEXT] = 10
 
 
 @njit(cache=True)
@@ -320,6 +352,8 @@ def decide(root_state, root_tops, root_unseen, root_n_unseen, values, sums, clea
                 weight = unseen_count(frames[d, UNSEEN], value) / frames[d, N_UNSEEN]
                 frame_values[d, 0] += weight * child_score
                 frame_values[d, 1] += weight * child_win
+                if d > 0 and frames[d - 1, KIND] == DECISION and frame_values[d - 1, 1] >= 0.0:
+                    _cut_chance(frames, frame_values, d, objective)
 
 
 @njit(cache=True)

@@ -1,0 +1,89 @@
+"""Chinese Solitaire without peeking: the no-peek players (sampling, strategy, random) beside the
+thoughtful upper bound, strict and easy, on the same deals; and whether the published win rates
+(James Jonte's ~33%, the program author's 179 of 355 = 50.42%) lie inside each interval.
+Writes results/chinese/nopeek.{csv,md} and results/chinese/nopeek_paired.csv."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from common import arguments
+from winnable import summarize
+from winnable.batch import solve_run
+from winnable.implication import apply_implications
+from winnable.report import markdown, rate_text, summary_table
+from winnable.stats import outcome_crosstab, paired_outcomes
+
+CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
+PLAYERS = ("thoughtful", "sampling", "strategy", "random")
+RULES = ({}, {"easy": True})
+
+NOTES = """
+`thoughtful` knows every card (face-down cards and stock included): the upper bound. The
+no-peek players see only the face-up cards and know which cards are still unseen: `sampling`
+solves K arrangements of the unseen cards (thoughtful, small budget) at each decision and
+avoids moves the samples show losing; `strategy` plays the advice of the text's Strategy
+section; `random` plays a uniformly random legal move. A no-peek game that stalls (no progress
+for `patience` moves) is a loss, so no-peek rows have no unknowns; thoughtful unknowns (not
+decided within the node budget) widen its interval both ways, and are settled by rule-set
+implication where the other mode decides them. "inside?" says whether the published figure
+lies inside the player's 95% interval.
+"""
+
+
+def claim_columns(row: pd.Series) -> dict:
+    return {f"{label} inside?": ("yes" if row.win_low <= value <= row.win_high else
+                                 ("no (above)" if value > row.win_high else "no (below)"))
+            for label, value in CLAIMS.items()}
+
+
+if __name__ == "__main__":
+    args = arguments(10_000, __doc__)
+    raw = pd.concat([solve_run("chinese", args.n, variant, solver, runs_dir=args.runs_dir,
+                               workers=args.workers)
+                     for variant in RULES for solver in PLAYERS], ignore_index=True)
+    df, settled = apply_implications(raw)
+    summaries = summarize(df)
+    for s in summaries:
+        print(s.text(), flush=True)
+    table = summary_table(summaries)
+    table["order"] = table.solver.map(PLAYERS.index)
+    table = table.sort_values(["variant", "order"]).drop(columns="order")
+    table = pd.concat([table, table.apply(claim_columns, axis=1, result_type="expand")], axis=1)
+    out = Path(args.results_dir) / "chinese"
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "nopeek.csv", index=False)
+
+    # Paired: how the no-peek players' deals fare under the thoughtful solver (a no-peek win
+    # is never a thoughtful loss: every no-peek line is a legal line with every card known).
+    paired = []
+    for variant, part in df.groupby("variant"):
+        bound = part[part.solver == "thoughtful"]
+        for solver in PLAYERS[1:]:
+            cross = outcome_crosstab(paired_outcomes(part[part.solver == solver], bound))
+            for player_outcome, row in cross.iterrows():
+                for bound_outcome, deals in row.items():
+                    paired.append({"variant": variant, "solver": solver,
+                                   "outcome": player_outcome,
+                                   "thoughtful": bound_outcome, "deals": int(deals)})
+    paired = pd.DataFrame(paired)
+    paired.to_csv(out / "nopeek_paired.csv", index=False)
+    contradictions = int(paired[(paired.outcome == "win")
+                                & (paired.thoughtful == "loss")].deals.sum())
+
+    shown = pd.DataFrame({
+        "rules": table.variant, "player": table.solver,
+        "deals": table.deals.map(lambda n: f"{n:,}"),
+        "win rate (95% CI)": list(map(rate_text, table.win_rate, table.win_low,
+                                      table.win_high)),
+        "unknown": table.unknowns,
+        **{c: table[c] for c in table.columns if c.endswith("inside?")},
+        "command": table.command.map(lambda c: f"`{c}`"),
+    })
+    text = (f"# Chinese Solitaire without peeking ({args.n:,} deals, the same deals for every "
+            "player)\n\n" + markdown(shown, {c: c for c in shown.columns}) + NOTES
+            + f"\n{settled} thoughtful unknowns were settled by implication. No-peek wins that "
+            f"the thoughtful solver calls lost: {contradictions} (must be 0). Per-deal pairs: "
+            "`nopeek_paired.csv`.\n")
+    (out / "nopeek.md").write_text(text)
+    print(text)
