@@ -69,6 +69,20 @@ def test_other_rules_or_solver_are_refused(tmp_path):
         solve_batch("nineball", n=10, out=tmp_path / "junk.parquet", workers=1, progress=False)
 
 
+def test_a_new_solver_version_refuses_only_that_solvers_runs(tmp_path, monkeypatch):
+    """A change to one solver bumps its version: its stored runs are refused, the other
+    solvers' runs of the same game stay usable."""
+    game = type(get_game("nineball"))
+    first, other = tmp_path / "first.parquet", tmp_path / "other.parquet"
+    solve_batch("nineball", n=10, out=first, workers=1, progress=False)
+    solve_batch("nineball", n=10, out=other, solver="nopeek-score", workers=1, progress=False)
+    monkeypatch.setattr(game, "solver_versions", {"nopeek-score": game.rules_version + 1})
+    assert len(solve_batch("nineball", n=12, out=first, workers=1, progress=False)) == 12
+    with pytest.raises(BatchError, match="engine version"):
+        solve_batch("nineball", n=12, out=other, solver="nopeek-score", workers=1,
+                    progress=False)
+
+
 def _wait_for_parts(parts: Path, count: int, proc, timeout=120):
     deadline = time.time() + timeout
     while time.time() < deadline:

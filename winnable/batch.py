@@ -60,7 +60,8 @@ class RunSpec:
         solver = g.check_solver(solver)
         rules = g.rules(variant)
         opts = g.solver_options(solver, options)
-        return cls(g.name, solver, rules.label, tuple(sorted(opts.items())), g.rules_version)
+        return cls(g.name, solver, rules.label, tuple(sorted(opts.items())),
+                   g.engine_version(solver))
 
     def to_json(self) -> str:
         return json.dumps({"game": self.game, "solver": self.solver, "variant": self.variant,
@@ -76,7 +77,7 @@ class RunSpec:
     def describe(self) -> str:
         opts = " ".join(f"{k}={v}" for k, v in self.options)
         return (f"game {self.game}, solver {self.solver}, rules '{self.variant}'"
-                + (f", options {opts}" if opts else "") + f", rules version {self.rules_version}")
+                + (f", options {opts}" if opts else "") + f", engine version {self.rules_version}")
 
     def slug(self) -> str:
         parts = [self.game, self.solver]

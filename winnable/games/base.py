@@ -59,8 +59,12 @@ class Game:
     default_solver: ClassVar[str]
     # Extra per-deal columns that solve_deals returns, beyond the standard ones.
     extra_columns: ClassVar[tuple[str, ...]] = ()
-    # Bumped whenever a change to the engine could change any stored result.
+    # Bumped whenever a change to the engine could change any stored result.  A change that
+    # can alter one solver's results only bumps that solver in ``solver_versions`` instead, so
+    # stored runs of the other solvers stay usable.  Stored runs record the version of their
+    # solver (``engine_version``) and a run of another version is refused, not mixed in.
     rules_version: ClassVar[int] = 1
+    solver_versions: ClassVar[Mapping[str, int]] = {}
     # Deals per batch task: small enough to lose little when interrupted, large enough that
     # task overhead does not show.
     batch_chunk: ClassVar[int] = 1000
@@ -184,6 +188,10 @@ class Game:
             moves=list(columns["moves"][0]), nodes=int(columns["nodes"][0]),
             seconds=float(columns["seconds"][0]), extra=extra,
         )
+
+    def engine_version(self, solver: str) -> int:
+        """The version of the rules and of ``solver`` that stored runs are checked against."""
+        return max(self.rules_version, self.solver_versions.get(solver, 0))
 
     def solve_seeds(self, seeds: Sequence[int], variant=None, solver: str | None = None,
                     options: Mapping[str, Any] | None = None) -> dict[str, Any]:

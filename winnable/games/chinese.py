@@ -41,6 +41,10 @@ class Chinese(Game):
     # 2: the dead-end rule of version 1 could call a winnable deal lost (deal 11); runs stored
     # under version 1 are refused rather than resumed.
     rules_version = 2
+    # 3: parent-swap pruning (rule 4) also allows carrying the freed card onto the pile the
+    # block went to, and unknowns get a strategy-player attempt; both can change what the
+    # thoughtful search, and the sampling player that uses it, return.
+    solver_versions = {"thoughtful": 3, "sampling": 3}
     batch_chunk = 50
     bench_deals = 500
 
