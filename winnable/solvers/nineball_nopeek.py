@@ -166,22 +166,37 @@ def _may_beat(score, win, best_score, best_win, objective):
 
 
 @njit(cache=True)
-def _cut_chance(frames, frame_values, d, objective):
-    """Stop the draws of chance frame ``d`` (the first draw after a move of decision d - 1)
-    when the move can no longer beat the decision's best, even if every draw still to come
-    were worth a clear with every kitchen card left (and certain).  The move is then not
-    chosen, as it would not have been after all its draws, so every value and choice stays as
-    without the cut; the frame's partial value is below that bound."""
+def _remaining_mass(frames, d):
+    """The probability of the draws chance frame ``d`` has still to try."""
     remaining = 0
     for value in range(frames[d, NEXT], 10):
         remaining += unseen_count(frames[d, UNSEEN], value)
-    if remaining == 0:
-        return
-    mass = remaining / frames[d, N_UNSEEN]
-    ceiling = CLEAR_SCORE + R.kitchen_left(frames[d, STATE])
-    if not _may_beat(frame_values[d, 0] + mass * ceiling, frame_values[d, 1] + mass,
-                     frame_values[d - 1, 0], frame_values[d - 1, 1], objective):
-        frames[d, NEXT] = 10
+    return remaining / frames[d, N_UNSEEN]
+
+
+@njit(cache=True)
+def _cut_chance(frames, frame_values, d, objective):
+    """Stop the draws after a move (chance frame ``d`` and the chance frames it is nested in,
+    one per pile the move drew from) when the move can no longer beat its decision's best,
+    even if every draw still to come were worth a clear with every kitchen card left (and
+    certain).  The move is then not chosen, as it would not have been after all its draws, so
+    every value and choice stays as without the cut; the frames' partial values stay below
+    that bound."""
+    ceiling = CLEAR_SCORE + R.kitchen_left(frames[d, STATE])  # the same for every draw
+    mass = _remaining_mass(frames, d)
+    score = frame_values[d, 0] + mass * ceiling
+    win = frame_values[d, 1] + mass
+    top = d
+    while frames[top - 1, KIND] == CHANCE:  # frame 0 is a decision
+        top -= 1
+        weight = unseen_count(frames[top, UNSEEN], frames[top, CHOICE] & 15) / frames[top, N_UNSEEN]
+        mass = _remaining_mass(frames, top)
+        score = frame_values[top, 0] + weight * score + mass * ceiling
+        win = frame_values[top, 1] + weight * win + mass
+    best_score, best_win = frame_values[top - 1, 0], frame_values[top - 1, 1]
+    if best_win >= 0.0 and not _may_beat(score, win, best_score, best_win, objective):
+        for i in range(top, d + 1):
+            frames[i, NEXT] = 10
 
 
 @njit(cache=True)
@@ -352,8 +367,7 @@ def decide(root_state, root_tops, root_unseen, root_n_unseen, values, sums, clea
                 weight = unseen_count(frames[d, UNSEEN], value) / frames[d, N_UNSEEN]
                 frame_values[d, 0] += weight * child_score
                 frame_values[d, 1] += weight * child_win
-                if d > 0 and frames[d - 1, KIND] == DECISION and frame_values[d - 1, 1] >= 0.0:
-                    _cut_chance(frames, frame_values, d, objective)
+                _cut_chance(frames, frame_values, d, objective)
 
 
 @njit(cache=True)
