@@ -94,14 +94,21 @@ def _wait_for_parts(parts: Path, count: int, proc, timeout=120):
     raise AssertionError("no parts appeared")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("how", ["kill", "interrupt"])
 def test_interrupted_batch_loses_nothing(tmp_path, how):
     out = tmp_path / "nb.parquet"
     n = 200_000  # several seconds of work, so the interruption lands mid-run
     cmd = SOLVE_BATCH + ["--game", "nineball", "--n", str(n), "--out", str(out), "--workers", "2",
                          "--chunk", "500", "--quiet"]
+    # Ctrl-C as a terminal delivers it: to a batch whose SIGINT is not ignored.  A program
+    # started in the background by a non-interactive shell (as CI may start the tests)
+    # inherits SIGINT ignored, and then rightly ignores it.
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
     _wait_for_parts(Path(str(out) + ".parts"), 4, proc)
     if how == "kill":
         os.killpg(proc.pid, signal.SIGKILL)
