@@ -133,12 +133,18 @@ def rack_clearable(values, sums, target_mask):
 
 
 @njit(cache=True)
+def _in_order(score, win, objective):
+    """The value's two parts, the one the objective puts first first."""
+    if objective == OBJECTIVE_SCORE:
+        return score, win
+    return win, score
+
+
+@njit(cache=True)
 def better(score_a, win_a, score_b, win_b, objective):
     """Is (score_a, win_a) strictly better than (score_b, win_b) for the objective?"""
-    if objective == OBJECTIVE_SCORE:
-        first_a, first_b, second_a, second_b = score_a, score_b, win_a, win_b
-    else:
-        first_a, first_b, second_a, second_b = win_a, win_b, score_a, score_b
+    first_a, second_a = _in_order(score_a, win_a, objective)
+    first_b, second_b = _in_order(score_b, win_b, objective)
     if first_a > first_b + TIE:
         return True
     if first_a < first_b - TIE:
@@ -147,21 +153,10 @@ def better(score_a, win_a, score_b, win_b, objective):
 
 
 @njit(cache=True)
-def _cannot_beat(ceiling, best_score, best_win, objective):
-    """Can a move whose outcomes score at most ``ceiling`` (and clear at most always) not beat
-    the best so far?"""
-    if best_win >= 1.0 - TIE and ceiling <= best_score + TIE:
-        return True
-    return objective == OBJECTIVE_SCORE and ceiling < best_score - TIE
-
-
-@njit(cache=True)
 def _may_beat(score, win, best_score, best_win, objective):
     """Could a value at most (score, win) in both parts be ``better`` than the best?"""
-    if objective == OBJECTIVE_SCORE:
-        first, best_first, second, best_second = score, best_score, win, best_win
-    else:
-        first, best_first, second, best_second = win, best_win, score, best_score
+    first, second = _in_order(score, win, objective)
+    best_first, best_second = _in_order(best_score, best_win, objective)
     return first > best_first + TIE or (first >= best_first - TIE and second > best_second + TIE)
 
 
@@ -271,8 +266,9 @@ def decide(root_state, root_tops, root_unseen, root_n_unseen, values, sums, clea
                 group = groups[d, frames[d, NEXT]]
                 frames[d, NEXT] += 1
                 child = R.apply_group(state, group)
-                if not _cannot_beat(CLEAR_SCORE + R.kitchen_left(child), frame_values[d, 0],
-                                    frame_values[d, 1], objective):
+                # The best a move can do: a certain clear with every kitchen card it leaves.
+                if _may_beat(CLEAR_SCORE + R.kitchen_left(child), 1.0, frame_values[d, 0],
+                             frame_values[d, 1], objective):
                     break
                 group = -1
             if group < 0:
