@@ -51,7 +51,7 @@ class RunSpec:
     solver: str
     variant: str
     options: tuple[tuple[str, Any], ...]
-    rules_version: int
+    engine_version: int  # stored under its first name, "rules_version"
 
     @classmethod
     def make(cls, game: str, variant=None, solver: str | None = None,
@@ -65,7 +65,7 @@ class RunSpec:
 
     def to_json(self) -> str:
         return json.dumps({"game": self.game, "solver": self.solver, "variant": self.variant,
-                           "options": dict(self.options), "rules_version": self.rules_version},
+                           "options": dict(self.options), "rules_version": self.engine_version},
                           sort_keys=True)
 
     @classmethod
@@ -77,7 +77,7 @@ class RunSpec:
     def describe(self) -> str:
         opts = " ".join(f"{k}={v}" for k, v in self.options)
         return (f"game {self.game}, solver {self.solver}, rules '{self.variant}'"
-                + (f", options {opts}" if opts else "") + f", engine version {self.rules_version}")
+                + (f", options {opts}" if opts else "") + f", engine version {self.engine_version}")
 
     def slug(self) -> str:
         parts = [self.game, self.solver]

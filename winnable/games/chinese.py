@@ -80,13 +80,7 @@ class Chinese(Game):
         scratch = S.Scratch(float(options["memory_mb"]))
         if fallback:
             # The no-peek strategy player (it draws nothing from its random stream).
-            cfg = np.zeros(6, dtype=np.int64)
-            cfg[NP.EASY] = easy
-            cfg[NP.SEQUENCE] = sequence
-            cfg[NP.LOOKAHEAD] = NP.DEFAULT_LOOKAHEAD
-            cfg[NP.SAMPLES] = 1
-            cfg[NP.PATIENCE] = NP.DEFAULT_PATIENCE
-            record = np.empty(75 * (NP.DEFAULT_PATIENCE + 1), dtype=np.int64)
+            cfg, record = NP.configure(rules, {"patience": NP.DEFAULT_PATIENCE})
             player_scratch = S.Scratch(NP.DEFAULT_MEMORY_MB)
 
         def strategy_win(deal):

@@ -729,11 +729,8 @@ def play(deal, player, cfg, rng, record, table_a, table_b, table_stamp, stamp):
     return misc[1] == R.N_CARDS, misc[1], n, nodes, sampler[0][SS_STAMP]
 
 
-def solve_deals(deck, salt, deals, rules, solver, options, seeds=None):
-    """Columns (outcome, score, moves, nodes, seconds) for one game per deal.  Game n's random
-    stream is the stream that dealt deal n, continued (seed 0 for a deal typed in)."""
-    from ..games.base import timed_columns
-
+def configure(rules, options):
+    """A player's settings array for ``play`` and the buffer its moves are recorded in."""
     cfg = np.zeros(6, dtype=np.int64)
     cfg[EASY] = bool(rules["easy"])
     cfg[SEQUENCE] = rules["blocks"] == "sequence"
@@ -743,11 +740,20 @@ def solve_deals(deck, salt, deals, rules, solver, options, seeds=None):
     cfg[PATIENCE] = max(1, int(options["patience"]))
     if not 1 <= cfg[SAMPLES] <= MAX_SAMPLES:
         raise ValueError(f"samples must be 1..{MAX_SAMPLES}, got {cfg[SAMPLES]}")
-    player = PLAYERS[solver]
-    scratch = S.Scratch(float(options.get("memory_mb", DEFAULT_MEMORY_MB)))
     # At most 74 progress moves (52 to foundations, 21 turn-ups, the stock), each after fewer
     # than `patience` others.
     record = np.empty(75 * (cfg[PATIENCE] + 1), dtype=np.int64)
+    return cfg, record
+
+
+def solve_deals(deck, salt, deals, rules, solver, options, seeds=None):
+    """Columns (outcome, score, moves, nodes, seconds) for one game per deal.  Game n's random
+    stream is the stream that dealt deal n, continued (seed 0 for a deal typed in)."""
+    from ..games.base import timed_columns
+
+    cfg, record = configure(rules, options)
+    player = PLAYERS[solver]
+    scratch = S.Scratch(float(options.get("memory_mb", DEFAULT_MEMORY_MB)))
     seeds = iter([0] * len(deals) if seeds is None else [int(s) for s in seeds])
 
     def one(deal):
