@@ -30,7 +30,7 @@ class Chinese(Game):
             {"lookahead": NP.DEFAULT_LOOKAHEAD, "patience": NP.DEFAULT_PATIENCE}),
         "sampling": SolverInfo(
             "sampling", "no peeking: solves samples of the unseen cards; plays strategy's move "
-            "unless the samples show it losing where another move does not", {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
+            "unless most samples prove it lost", {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
                           "lookahead": NP.DEFAULT_LOOKAHEAD, "memory_mb": NP.DEFAULT_MEMORY_MB,
                           "patience": NP.DEFAULT_PATIENCE}),
         "random": SolverInfo(
@@ -44,7 +44,9 @@ class Chinese(Game):
     # 3: parent-swap pruning (rule 4) also allows carrying the freed card onto the pile the
     # block went to, and unknowns get a strategy-player attempt; both can change what the
     # thoughtful search, and the sampling player that uses it, return.
-    solver_versions = {"thoughtful": 3, "sampling": 3}
+    # 4 (sampling): strategy's move is overruled only when most won samples prove it lost
+    # (before: when one did and another move was merely not proven lost).
+    solver_versions = {"thoughtful": 3, "sampling": 4}
     batch_chunk = 50
     bench_deals = 500
 

@@ -65,14 +65,16 @@ the ``thoughtful`` solver does).  At each decision:
    turn-up, the stock).  Between two such moves the samples stay consistent with what is seen,
    and a sample keeps the winning line found for it as long as play follows that line (no new
    search); a sample whose line went another way is searched again.
-3. The samples *won* from the current position (a winning line found) score the moves: the
-   moves are taken in ``strategy``'s order of preference, and a move scores the won samples that
-   it does not *prove lost* (the search after the move ends without a win and without running
-   out of budget).  The first move in that order with the highest score is played, so it plays
-   ``strategy``'s choice unless the samples show that choice losing where another move does not.
-   A move is dropped as soon as it can no longer beat the best score, and the scoring stops when
-   a move keeps every won sample.
-4. When no sample is won, it plays as ``strategy`` does, without new searches until the next
+3. The samples *won* from the current position (a winning line found) judge the moves, taken in
+   ``strategy``'s order of preference: a move is *proven lost* in a won sample when the search
+   after it ends without a win and without running out of budget (the next move of the
+   sample's own line is not searched: it is not lost there).  It plays the first move proven
+   lost in at most half of the won samples, so ``strategy``'s choice unless most samples prove
+   it losing; if every move is proven lost in more than half, the move proven lost in the
+   fewest (the first in that order on ties).  A move is dropped as soon as it can no longer be
+   chosen.
+4. When no sample is won (or every move is proven lost in all of them), it plays as
+   ``strategy`` does, without new searches until the next
    card is shown; if ``strategy`` would stop there, it first searches the samples once more with
    16 times the budget (for the rest of that stretch) and plays as in 3 if any is won.
 5. When at most one card is unseen there is one arrangement only: one sample, with K times the
@@ -576,7 +578,8 @@ def _draw(view, cfg, rng, state, book, hidden):
 
 @njit(cache=True)
 def _sampled_move(view, cfg, visited, nvisited, buffers, sampler, searcher):
-    """The move scored best by the won samples (-1 if no sample is won), and the nodes spent."""
+    """The move the won samples choose (-1 if no sample is won, or if every move is proven
+    lost in all of them), and the nodes spent."""
     moves, keys, scratch = buffers
     state, book, lines, hidden, sample = sampler
     n = candidates(view, cfg, visited, nvisited, moves)
@@ -593,34 +596,31 @@ def _sampled_move(view, cfg, visited, nvisited, buffers, sampler, searcher):
     if won == 0:
         return -1, spent
     strategy_keys(view, cfg, visited, nvisited, moves, n, keys, scratch)
+    # The first move in strategy's order proven lost in at most half of the won samples; if
+    # there is none, the move proven lost in the fewest (-1 if every move is lost in all).
     best = -1
-    best_score = 0
+    best_lost = won
     for i in np.argsort(keys[:n], kind="mergesort"):
         move = moves[i]
-        score = 0
-        left = won
+        lost = 0
         book[:, TRIAL] = STALE
         for k in range(state[SS_COUNT]):
-            if book[k, STATUS] != WON:
+            if book[k, STATUS] != WON or next_move(lines, book, k) == move:
                 continue
-            left -= 1
-            if next_move(lines, book, k) == move:
-                score += 1
-            else:
-                spent += _search_sample(view, cfg, budget, sampler, searcher, k, move, 1, TRIAL,
-                                        TRIAL_LENGTH)
-                score += book[k, TRIAL] != LOST
-            if score + left <= best_score:
+            spent += _search_sample(view, cfg, budget, sampler, searcher, k, move, 1, TRIAL,
+                                    TRIAL_LENGTH)
+            lost += book[k, TRIAL] == LOST
+            if 2 * lost > won and lost >= best_lost:
                 break
-        if score > best_score:
+        if lost < best_lost or 2 * lost <= won:
             best = move
-            best_score = score
+            best_lost = lost
             for k in range(state[SS_COUNT]):
                 book[k, PENDING] = book[k, TRIAL]
                 book[k, PENDING_LENGTH] = book[k, TRIAL_LENGTH]
                 if book[k, TRIAL] == WON:
                     lines[2, k, :book[k, TRIAL_LENGTH]] = lines[1, k, :book[k, TRIAL_LENGTH]]
-            if best_score == won:
+            if 2 * lost <= won:
                 break
     return best, spent
 
