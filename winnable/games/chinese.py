@@ -79,7 +79,11 @@ class Chinese(Game):
         restart = int(options["restart"])
         prune = bool(int(options["prune"]))
         fallback = bool(int(options.get("strategy", 1)))
-        walks = int(options.get("walks", S.DEFAULT_WALKS)) if fallback else 0
+        # Random playouts on deals left unknown: ``walks`` at the default budget, in proportion
+        # to the budget otherwise (so the budget bounds all the work); off with the strategy
+        # fallback (strategy=0 leaves the search alone).
+        walks = (int(options.get("walks", S.DEFAULT_WALKS)) * budget // S.DEFAULT_BUDGET
+                 if fallback else 0)
         occupation = prune and bool(int(options.get("occupation", 1)))
         status = np.zeros(R.N_CARDS, dtype=np.int64)
         occupant = np.zeros(2 * R.N_CARDS, dtype=np.int64)
