@@ -9,7 +9,7 @@ import pandas as pd
 
 from common import arguments
 from winnable import summarize
-from winnable.batch import solve_run
+from winnable.batch import RunSpec, run_file, solve_batch, solve_run
 from winnable.implication import apply_implications
 from winnable.report import markdown, rate_text, summary_table
 from winnable.stats import outcome_crosstab, paired_outcomes
@@ -17,6 +17,7 @@ from winnable.stats import outcome_crosstab, paired_outcomes
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
 PLAYERS = ("thoughtful", "sampling", "strategy", "random")
 RULES = ({}, {"easy": True})
+THOUGHTFUL_DEALS = 100_000  # the run of experiments/chinese.py
 
 NOTES = """
 `thoughtful` knows every card (face-down cards and stock included): the upper bound. The
@@ -37,11 +38,22 @@ def claim_columns(row: pd.Series) -> dict:
             for label, value in CLAIMS.items()}
 
 
+def rows(variant: dict, solver: str, args) -> pd.DataFrame:
+    """Deals 1..n of one player.  Thoughtful rows come from the run of experiments/chinese.py
+    (its first deals are these deals): deals it lacks are solved into that same file, which
+    that script then completes, so no deal is solved twice."""
+    if solver == "thoughtful" and args.n <= THOUGHTFUL_DEALS:
+        out = run_file(RunSpec.make("chinese", variant, solver), THOUGHTFUL_DEALS, args.runs_dir)
+        return solve_batch("chinese", args.n, variant=variant, solver=solver, out=out,
+                           workers=args.workers)
+    return solve_run("chinese", args.n, variant, solver, runs_dir=args.runs_dir,
+                     workers=args.workers)
+
+
 if __name__ == "__main__":
     args = arguments(10_000, __doc__)
-    raw = pd.concat([solve_run("chinese", args.n, variant, solver, runs_dir=args.runs_dir,
-                               workers=args.workers)
-                     for variant in RULES for solver in PLAYERS], ignore_index=True)
+    raw = pd.concat([rows(variant, solver, args) for variant in RULES for solver in PLAYERS],
+                    ignore_index=True)
     df, settled = apply_implications(raw)
     summaries = summarize(df)
     for s in summaries:
