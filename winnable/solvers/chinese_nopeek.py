@@ -74,9 +74,9 @@ the ``thoughtful`` solver does).  At each decision:
    fewest (the first in that order on ties).  A move is dropped as soon as it can no longer be
    chosen.
 4. When no sample is won (or every move is proven lost in all of them), it plays as
-   ``strategy`` does, without new searches until the next
-   card is shown; if ``strategy`` would stop there, it first searches the samples once more with
-   16 times the budget (for the rest of that stretch) and plays as in 3 if any is won.
+   ``strategy`` does, without new searches until the next card is shown; if ``strategy`` would
+   stop there, it first searches the samples once more with 16 times the budget (for the rest
+   of that stretch) and plays as in 3 if any is won.
 5. When at most one card is unseen there is one arrangement only: one sample, with K times the
    budget.
 
