@@ -13,6 +13,8 @@ from winnable.batch import solve_run
 from winnable.implication import apply_implications
 from winnable.report import summary_table, write_tables
 
+DEALS = 100_000  # deals per run by default (experiments/chinese_nopeek.py reads its first ones)
+
 NOTES = """
 `thoughtful` knows every card, face-down ones and the stock included: an upper bound on what any
 player can win (the 33% and 50.42% in the text are human, no-peek figures). `unknown` = not
@@ -22,7 +24,7 @@ in strict => won in easy; lost in easy => lost in strict).
 """
 
 if __name__ == "__main__":
-    args = arguments(100_000, __doc__)
+    args = arguments(DEALS, __doc__)
     raw = pd.concat([solve_run("chinese", args.n, variant, "thoughtful", runs_dir=args.runs_dir,
                                workers=args.workers) for variant in ({}, {"easy": True})],
                     ignore_index=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from chinese import DEALS as THOUGHTFUL_DEALS
 from common import arguments
 from winnable import summarize
 from winnable.batch import RunSpec, run_file, solve_batch, solve_run
@@ -17,7 +18,6 @@ from winnable.stats import outcome_crosstab, paired_outcomes
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
 PLAYERS = ("thoughtful", "sampling", "strategy", "random")
 RULES = ({}, {"easy": True})
-THOUGHTFUL_DEALS = 100_000  # the run of experiments/chinese.py
 
 NOTES = """
 `thoughtful` knows every card (face-down cards and stock included): the upper bound. The

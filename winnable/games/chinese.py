@@ -30,9 +30,10 @@ class Chinese(Game):
             {"lookahead": NP.DEFAULT_LOOKAHEAD, "patience": NP.DEFAULT_PATIENCE}),
         "sampling": SolverInfo(
             "sampling", "no peeking: solves samples of the unseen cards; plays strategy's move "
-            "unless most samples prove it lost", {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
-                          "lookahead": NP.DEFAULT_LOOKAHEAD, "memory_mb": NP.DEFAULT_MEMORY_MB,
-                          "patience": NP.DEFAULT_PATIENCE}),
+            "unless most samples prove it lost",
+            {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
+             "lookahead": NP.DEFAULT_LOOKAHEAD, "memory_mb": NP.DEFAULT_MEMORY_MB,
+             "patience": NP.DEFAULT_PATIENCE}),
         "random": SolverInfo(
             "random", "no peeking: a uniformly random legal move each turn",
             {"patience": NP.DEFAULT_PATIENCE}),
