@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +24,8 @@ class Chinese(Game):
             "thoughtful",
             "depth-first search with every card known; `unknown` past the node budget",
             {"budget": S.DEFAULT_BUDGET, "restart": S.DEFAULT_RESTART,
-             "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1, "strategy": 1}),
+             "memory_mb": S.DEFAULT_MEMORY_MB, "prune": 1, "strategy": 1,
+             "walks": S.DEFAULT_WALKS, "occupation": 1}),
         # No-peek players (winnable/solvers/chinese_nopeek.py): they see what a person sees.
         "strategy": SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
@@ -80,6 +82,14 @@ class Chinese(Game):
         restart = int(options["restart"])
         prune = bool(int(options["prune"]))
         fallback = bool(int(options.get("strategy", 1)))
+        # Random playouts on deals left unknown: ``walks`` at the default budget, in proportion
+        # to the budget otherwise (so the budget bounds all the work); off with the strategy
+        # fallback (strategy=0 leaves the search alone).
+        walks = (int(options.get("walks", S.DEFAULT_WALKS)) * budget // S.DEFAULT_BUDGET
+                 if fallback else 0)
+        occupation = prune and bool(int(options.get("occupation", 1)))
+        status = np.zeros(R.N_CARDS, dtype=np.int64)
+        occupant = np.zeros(2 * R.N_CARDS, dtype=np.int64)
         scratch = S.Scratch(float(options["memory_mb"]))
         if fallback:
             # The no-peek strategy player (it draws nothing from its random stream).
@@ -96,6 +106,10 @@ class Chinese(Game):
                                           player_scratch.generation.current)
             player_scratch.generation.current = int(stamp)
             return record[:n].copy() if won else None
+
+        def walk_seed(deal):
+            """The random walks' seed: a function of the deal alone, so results repeat."""
+            return int(zlib.crc32(np.asarray(deal, dtype=np.int8).tobytes()))
 
         def restarts(deal, easy_mode, budget):
             """Short searches of ``restart`` nodes, each in another move order, while they
@@ -128,10 +142,21 @@ class Chinese(Game):
                 if result == S.WIN:
                     return "win", score, spent, scratch.line[:length]
             result, score, expanded, length = restarts(deal, easy, budget - spent)
+            # Deals the search leaves unknown: a stronger, costlier loss test on the deal
+            # (occupation_dead_end, sound by its docstring; the search itself never uses it),
+            # then two ways of finding a win (any legal line that wins is a proof).
+            if result == S.UNKNOWN and occupation and S.occupation_dead_end(
+                    *R.new_state(deal), deal, easy, status, occupant):
+                return "loss", score, spent + expanded, scratch.line[:0]
             if result == S.UNKNOWN and fallback:
                 line = strategy_win(deal)
                 if line is not None:
                     return "win", R.N_CARDS, spent + expanded, line
+            if result == S.UNKNOWN and walks > 0:
+                won, length, _ = S.random_walks(deal, easy, sequence, walks, S.WALK_STEPS,
+                                                walk_seed(deal), scratch.line, S.WALK_GREEDY)
+                if won:
+                    return "win", R.N_CARDS, spent + expanded, scratch.line[:length]
             return OUTCOME_NAMES[int(result)], score, spent + expanded, scratch.line[:length]
 
         return timed_columns(deals, search,

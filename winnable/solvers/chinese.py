@@ -71,6 +71,9 @@ ENTRY_BYTES = 20
 DEFAULT_BUDGET = 100_000
 DEFAULT_RESTART = 2_000  # nodes per search before restarting in another move order
 DEFAULT_MEMORY_MB = 64
+DEFAULT_WALKS = 300  # random playouts tried on a deal the search leaves unknown
+WALK_STEPS = 250  # moves per playout at most (won lines are about 130-160 moves)
+WALK_GREEDY = 128  # out of 256: how often a playout takes the best-looking move
 
 LOSS, WIN, UNKNOWN = 0, 1, 2
 SWAP = 1 << 32  # tag of a parent swap (see pruning rule 4)
@@ -333,6 +336,189 @@ def dead_end(cards, length, down, found, misc, deal, easy, status):
 
 
 @njit(cache=True)
+def _derive(cards, length, down, found, misc, deal, easy, status, held_p, held_h, occupant):
+    """The fixpoint of ``dead_end``, with two additions used by ``occupation_dead_end``:
+
+    * the card at height ``held_h`` of pile ``held_p`` (if ``held_p`` >= 0) never leaves the
+      card under it (so the fixpoint holds every event that can happen before it first does);
+    * ``occupant[2 t + k]`` (k = 0, 1; -1 if none) are cards y known to sit on t at some moment
+      before t goes up: up(t) then also needs that y can leave t (up(y), the other card t' of
+      t's rank and colour exposed, or a space and y a king or easy mode).
+
+    Fills ``status``; returns True if a space can arise."""
+    for c in range(R.N_CARDS):
+        status[c] = 0
+    for s in range(4):
+        for r in range(found[s]):
+            status[s * 13 + r] = UP
+    space = False
+    for p in range(R.PILES):
+        if length[p] == 0:
+            space = True
+            continue
+        for h in range(down[p], length[p]):
+            status[cards[p, h]] |= FACE_UP
+        status[cards[p, length[p] - 1]] |= EXPOSED
+    if misc[0] == 0:
+        for i in range(R.STOCK_FIRST, R.N_CARDS):
+            status[deal[i]] |= EXPOSED | FACE_UP
+    changed = True
+    while changed:
+        changed = False
+        for p in range(R.PILES):
+            for h in range(length[p]):
+                if p == held_p and h == held_h:
+                    continue
+                y = cards[p, h]
+                if status[y] & FACE_UP == 0:
+                    continue
+                if (status[cards[p, h - 1]] & EXPOSED != 0) if h > 0 else space:
+                    continue
+                leaves = status[y] & UP != 0
+                if not leaves and R.rank(y) < R.KING:
+                    t = (R.rank(y) + 1) + (0 if R.red(y) else 13)
+                    leaves = (_can_take(cards, length, status, p, h, t)
+                              or _can_take(cards, length, status, p, h, twin(t)))
+                if not leaves and h > 0 and space and (easy or R.rank(y) == R.KING):
+                    leaves = True
+                if leaves:
+                    status[y] |= LEFT
+                    if h > 0:
+                        c = cards[p, h - 1]
+                        if status[c] & EXPOSED == 0:
+                            status[c] |= EXPOSED | FACE_UP
+                            changed = True
+                    elif not space:
+                        space = True
+                        changed = True
+        for s in range(4):
+            for r in range(13):
+                c = s * 13 + r
+                if status[c] & UP:
+                    continue
+                if status[c] & EXPOSED and (r == 0 or status[c - 1] & UP):
+                    free = True
+                    for k in range(2):
+                        y = occupant[2 * c + k]
+                        if y >= 0 and not (status[y] & UP
+                                           or status[twin(c)] & EXPOSED
+                                           or (space and (easy or R.rank(y) == R.KING))):
+                            free = False
+                    if not free:
+                        break
+                    status[c] |= UP
+                    changed = True
+                else:
+                    break
+    return space
+
+
+@njit(cache=True)
+def _lost(cards, length, down, found, misc, deal, easy, status, occupant):
+    _derive(cards, length, down, found, misc, deal, easy, status, -1, -1, occupant)
+    for c in range(R.N_CARDS):
+        if status[c] & UP == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _occupy(occupant, y, t):
+    for k in range(2):
+        if occupant[2 * t + k] < 0:
+            occupant[2 * t + k] = y
+            return
+
+
+@njit(cache=True)
+def occupation_dead_end(cards, length, down, found, misc, deal, easy, status, occupant,
+                        probe=True):
+    """True if the position is provably lost: ``dead_end`` made aware that a card put on
+    another covers it.  Costlier (up to three fixpoints per card lying on a card, repeated while
+    new facts appear), so the search never calls it; the thoughtful driver tries it once on a
+    deal the search leaves unknown.  ``status`` (52) and ``occupant`` (104) are work arrays.
+
+    ``dead_end`` is monotone: it cannot see that a card y put on t (one rank higher, other
+    colour) blocks t until y leaves again.  Facts of the form "in every winning line, y sits
+    on t at some moment before t goes to its foundation" (an occupation (y, t)) are derived as
+    follows, and each one adds a premise to up(t) in the fixpoint (``_derive``).
+
+    (a) Held card.  Let y lie on a card c (height >= 1).  In a win c goes up, so it becomes a
+        top, so y is taken off c at some first moment D (to its foundation, or with the cards
+        on it onto another pile; c carrying y along in a block does not take y off c).  Every
+        event before D is derived by the fixpoint in which y is never taken off c: take the
+        earliest event before D that is not; its necessary conditions are earlier events, all
+        derived, and none of the rules it needs is the one switched off (y leaving c), so the
+        fixpoint derives it, a contradiction.  At D, y goes up (then up(y) is derived, as
+        exposed(y) and up of its predecessor happened before D), or onto a card it builds on
+        (one of t, t', the two cards one rank higher of the other colour), which is a top just
+        before D (``_can_take`` holds, by the argument in ``dead_end``), or into a space (easy
+        mode only: a king builds on nothing and is skipped).  So if that fixpoint derives none
+        of them, the position is lost; if it derives only t, then in every win y is put on t at
+        D, while t is still on the tableau: an occupation (y, t).
+    (b) Probing.  If it derives both t and t' (and neither up(y) nor a usable space), suppose
+        y is first put on t: then (y, t) holds in that win.  If the fixpoint with (y, t) added
+        (and the occupations known so far) derives some card never up, no win puts y first on
+        t, so every win puts it first on t': (y, t') holds.  If both suppositions fail, the
+        position is lost.
+    (c) Occupation premise.  Given (y, t) for every win: before t goes up it must be a top, so
+        y leaves t before then: y goes up, or onto t' (which is a top at that moment, so
+        exposed(t') happened earlier), or (easy mode) into a space that exists then.  So up(t)
+        needs up(y), exposed(t') or (easy and a space), all earlier events.  With this premise
+        every rule of the fixpoint is still a necessary condition of its event in every win,
+        so the induction of ``dead_end`` still shows that every event of any win is derived,
+        and a card never derived up proves the position lost.  The held fixpoints of (a) and
+        (b) may use the occupations already known: they are facts about every win, and the
+        events before D belong to a win.
+    Occupations are collected until none is new; the position is lost when a fixpoint with
+    them leaves a card never up, or when (a) or (b) above finds no way for some y to leave.
+    The tests compare it with the plain search on positions small enough to search completely.
+    """
+    for i in range(2 * R.N_CARDS):
+        occupant[i] = -1
+    trial = np.empty(2 * R.N_CARDS, dtype=np.int64)
+    placed = np.zeros(R.N_CARDS, dtype=np.bool_)
+    changed = True
+    while changed:
+        changed = False
+        if _lost(cards, length, down, found, misc, deal, easy, status, occupant):
+            return True
+        for p in range(R.PILES):
+            for h in range(1, length[p]):
+                y = cards[p, h]
+                if R.rank(y) == R.KING or placed[y]:
+                    continue
+                space = _derive(cards, length, down, found, misc, deal, easy, status, p, h,
+                                occupant)
+                if status[y] & UP:
+                    continue  # y may go up first
+                if space and easy:
+                    continue
+                t = (R.rank(y) + 1) + (0 if R.red(y) else 13)
+                a = _can_take(cards, length, status, p, h, t)
+                b = _can_take(cards, length, status, p, h, twin(t))
+                if not a and not b:
+                    return True  # y can never leave the card under it
+                if a and b:
+                    if not probe:
+                        continue
+                    trial[:] = occupant
+                    _occupy(trial, y, t)
+                    a = not _lost(cards, length, down, found, misc, deal, easy, status, trial)
+                    trial[:] = occupant
+                    _occupy(trial, y, twin(t))
+                    b = not _lost(cards, length, down, found, misc, deal, easy, status, trial)
+                    if not a and not b:
+                        return True
+                    if a and b:
+                        continue
+                _occupy(occupant, y, t if a else twin(t))
+                placed[y] = True
+                changed = True
+    return False
+
+
+@njit(cache=True)
 def ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, prune, freed, onto,
                   out):
     if freed >= 0:
@@ -479,3 +665,61 @@ def search(deal, cards, length, down, found, misc, easy, sequence_blocks, prune,
             if depth >= 0:
                 R.undo_move(cards, length, down, found, misc, line[depth], token[depth])
     return (LOSS if complete else UNKNOWN), best, nodes, 0
+
+
+@njit(cache=True)
+def random_walks(deal, easy, sequence_blocks, walks, steps, seed, line, greedy=0):
+    """Random playouts, a way to find wins the depth-first search misses (its move orders
+    share one heuristic; wins of some deals lie where none of them look).  ``walks`` times,
+    from the deal, play up to ``steps`` moves, each drawn among the moves of the pruned move
+    generator (``ordered_moves``; any legal move, so a won playout is a legal winning line)
+    whose position ``dead_end`` does not call lost: with probability ``greedy``/256 the one of
+    best ``evaluate`` worth (ties and near ties broken at random), else uniformly.  Returns
+    (won, line length, moves played); a won line is written to ``line``."""
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    worth = np.empty(MAX_MOVES, dtype=np.int64)
+    status = np.zeros(R.N_CARDS, dtype=np.int64)
+    rng = _mix(np.uint64(seed) * GOLDEN + M1)
+    nodes = 0
+    for walk in range(walks):
+        cards, length, down, found, misc = R.new_state(deal)
+        for step in range(steps):
+            k = ordered_moves(cards, length, down, found, misc, easy, sequence_blocks, True, -1,
+                              -1, moves)
+            rng = _mix(rng + GOLDEN)
+            best_first = np.int64(rng % np.uint64(256)) < greedy
+            for i in range(k):
+                moves[i] &= 0xFFFFFFFF
+                if best_first:
+                    token = R.apply_move(cards, length, down, found, misc, deal, moves[i])
+                    rng = _mix(rng + GOLDEN)
+                    worth[i] = evaluate(cards, length, down, misc) * JITTER_SCALE + np.int64(
+                        rng % np.uint64(JITTER_RANGE))
+                    R.undo_move(cards, length, down, found, misc, moves[i], token)
+            played = False
+            while k > 0:
+                # Draw a candidate; a move into a dead end is dropped and another drawn.
+                j = 0
+                if best_first:
+                    for i in range(1, k):
+                        if worth[i] > worth[j]:
+                            j = i
+                else:
+                    rng = _mix(rng + GOLDEN)
+                    j = np.int64(rng % np.uint64(k))
+                move = moves[j]
+                token = R.apply_move(cards, length, down, found, misc, deal, move)
+                nodes += 1
+                line[step] = move
+                if misc[1] == R.N_CARDS:
+                    return True, step + 1, nodes
+                if not dead_end(cards, length, down, found, misc, deal, easy, status):
+                    played = True
+                    break
+                R.undo_move(cards, length, down, found, misc, move, token)
+                k -= 1
+                moves[j] = moves[k]
+                worth[j] = worth[k]
+            if not played:
+                break
+    return False, 0, nodes
