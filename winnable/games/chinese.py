@@ -47,9 +47,11 @@ class Chinese(Game):
     # 3: parent-swap pruning (rule 4) also allows carrying the freed card onto the pile the
     # block went to, and unknowns get a strategy-player attempt; both can change what the
     # thoughtful search, and the sampling player that uses it, return.
+    # 4 (thoughtful): deals the search leaves unknown get an occupation-aware dead-end test
+    # (can prove a loss) and random playouts (can find a win).
     # 4 (sampling): strategy's move is overruled only when most won samples prove it lost
     # (before: when one did and another move was merely not proven lost).
-    solver_versions = {"thoughtful": 3, "sampling": 4}
+    solver_versions = {"thoughtful": 4, "sampling": 4}
     batch_chunk = 50
     bench_deals = 500
 
