@@ -67,7 +67,7 @@ JOKER_COST = 3
 NO_KEY = -(1 << 40)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def greedy_action(size, order, st, fifteen, best):
     """The greedy player's decision (``best`` is a scratch array of 16 entries).
 
@@ -109,7 +109,7 @@ def greedy_action(size, order, st, fifteen, best):
     return R.PAIR * 1_000_000 + (63 - ((pair >> 6) & 63)) * 1000 + 63 - (pair & 63)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def emergency_choice(size, order, st, fifteen, player, rng, buffer):
     """The action taken when a card is needed and the deck is empty (-1: none, the game is
     lost)."""
@@ -133,7 +133,7 @@ def _take_back_by_code(cards, size, order, deck, st, rng, action, fifteen):
         R.remove(cards, size, order, deck, st, rng, position, fifteen)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter):
     action = emergency_choice(size, order, st, fifteen, player, rng, buffer)
     if action < 0:
@@ -146,7 +146,7 @@ def _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves
     _take_back_by_code(cards, size, order, deck, st, rng, action, fifteen)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, slot,
            at_least_one):
     need = at_least_one or R.face_on_top(size, slot)
@@ -160,7 +160,7 @@ def _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, co
         need = R.face_on_top(size, slot)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _new_pile(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
               counter, penalised):
     while st[R.ST_DECK] == 0:
@@ -179,7 +179,7 @@ def _new_pile(cards, size, order, deck, st, rng, fifteen, every_penalty, player,
            False)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer,
                  moves, counter, action):
     kind = action // 1_000_000
@@ -290,7 +290,11 @@ def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, 
 
 # The kernels that play are compiled without Numba's reference counting (``_nrt=False``): they
 # allocate nothing (``workspace`` does, once), and the atomic reference counts of the arrays
-# passed through the inlined helpers took about half of their time.
+# passed through the helpers took about half of their time.  Small helpers are inlined by
+# Numba (``inline="always"``); the large ones (``apply_action``, ``greedy_action`` and what an
+# action does) are plain calls, also without reference counting: inlining them at every call
+# site took 4 min 50 s of compilation on a slow 2-core machine (45 s without) for about the
+# same speed.
 @njit(cache=True, _nrt=False)
 def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
     """``play`` in a ``workspace``."""
