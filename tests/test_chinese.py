@@ -8,7 +8,7 @@ import pytest
 
 from tests.reference import chinese_ref as ref
 from winnable import get_game
-from winnable.cards import CODES, parse_card
+from winnable.cards import CODES, parse_card, rank_of, suit_of
 from winnable.rules import chinese as R
 from winnable.solvers import chinese as S
 
@@ -87,8 +87,8 @@ def reduced_position(rng, cards_left):
     """A deal with part of each suit already on its foundation (a random split leaving about
     ``cards_left`` cards in play): small enough to search completely.  The cards still in play
     keep their places; redrawn until the stock holds only cards in play."""
-    def in_play(card):  # plain arithmetic: a jitted call from Python costs microseconds
-        return card % 13 >= on_foundation[card // 13]
+    def in_play(card):  # the plain-Python helpers: a jitted call from Python costs microseconds
+        return rank_of(card) >= on_foundation[suit_of(card)]
 
     while True:
         left = [rng.randint(0, 13) for _ in range(4)]  # cards of each suit still in play

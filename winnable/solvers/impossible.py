@@ -293,8 +293,8 @@ def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, 
 # passed through the helpers took about half of their time.  Small helpers are inlined by
 # Numba (``inline="always"``); the large ones (``apply_action``, ``greedy_action`` and what an
 # action does) are plain calls, also without reference counting: inlining them at every call
-# site took 4 min 50 s of compilation on a slow 2-core machine (45 s without) for about the
-# same speed.
+# site took 4 min 50 s of compilation on a slow 2-core machine (45 s without); on that noisy
+# machine greedy ran at about the same speed and lookahead up to about a fifth slower.
 @njit(cache=True, _nrt=False)
 def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
     """``play`` in a ``workspace``."""
