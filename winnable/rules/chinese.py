@@ -29,8 +29,7 @@ foundation, 2 = stock (solvers may tag higher bits, which the rules ignore); pil
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
+from ..jit import jit, kernel
 from ..variants import bool_flag, choice_flag
 
 NAME = "chinese"
@@ -58,34 +57,34 @@ FLAGS = {
 }
 
 
-@njit(cache=True)
+@kernel
 def rank(card):
     return card % 13
 
 
-@njit(cache=True)
+@kernel
 def suit(card):
     return card // 13
 
 
-@njit(cache=True)
+@kernel
 def red(card):
     s = card // 13
     return s == 1 or s == 2
 
 
-@njit(cache=True)
+@kernel
 def builds_on(card, target):
     """Can ``card`` be placed on ``target`` (one rank lower, other colour)?"""
     return rank(target) == rank(card) + 1 and red(card) != red(target)
 
 
-@njit(cache=True)
+@kernel
 def encode(kind, source, target, count):
     return (kind << 24) | (source << 16) | (target << 8) | count
 
 
-@njit(cache=True)
+@jit
 def new_state(deal):
     cards = np.zeros((PILES, CAPACITY), dtype=np.int64)
     length = np.zeros(PILES, dtype=np.int64)
@@ -101,7 +100,7 @@ def new_state(deal):
     return cards, length, down, found, misc
 
 
-@njit(cache=True)
+@kernel
 def sequence_start(cards, length, down, p):
     """Lowest height from which the cards of pile p up to its top are built down in
     alternating colours (the top card alone always is)."""
@@ -111,7 +110,7 @@ def sequence_start(cards, length, down, p):
     return i
 
 
-@njit(cache=True)
+@kernel
 def can_move(cards, length, down, source, height, target, easy, sequence_blocks):
     """Is moving the cards of ``source`` from ``height`` up onto ``target`` legal?"""
     if source == target or height < down[source] or height >= length[source]:
@@ -124,7 +123,7 @@ def can_move(cards, length, down, source, height, target, easy, sequence_blocks)
     return builds_on(card, cards[target, length[target] - 1])
 
 
-@njit(cache=True)
+@kernel
 def can_found(cards, length, found, source):
     if length[source] == 0:
         return False
@@ -132,7 +131,7 @@ def can_found(cards, length, found, source):
     return found[suit(card)] == rank(card)
 
 
-@njit(cache=True)
+@kernel
 def legal_moves(cards, length, down, found, misc, easy, sequence_blocks, out):
     """Every legal move, unordered and unpruned (the rules; solvers order and prune)."""
     n = 0
@@ -152,7 +151,7 @@ def legal_moves(cards, length, down, found, misc, easy, sequence_blocks, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _carry(cards, length, source, target, count):
     """Move the top ``count`` cards of pile ``source`` onto pile ``target``, order kept."""
     start = length[source] - count
@@ -162,7 +161,7 @@ def _carry(cards, length, source, target, count):
     length[source] = start
 
 
-@njit(cache=True)
+@kernel
 def apply_move(cards, length, down, found, misc, deal, move):
     """Play a legal move; returns the token ``undo_move`` needs: bit 0 set if a face-down card
     turned up, and for a foundation move the suit in the bits above."""
@@ -189,7 +188,7 @@ def apply_move(cards, length, down, found, misc, deal, move):
     return token
 
 
-@njit(cache=True)
+@kernel
 def undo_move(cards, length, down, found, misc, move, token):
     kind = (move >> 24) & 255
     source = (move >> 16) & 255

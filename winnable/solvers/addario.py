@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import addario as R
-from .memo import Generation
+from .table import Generation
 
 MAX_DEPTH = R.N_CARDS // 2 + 1
 TABLE_BITS = 16

@@ -54,7 +54,7 @@ Otherwise it stops.  Not implemented: arranging piles 1-3 before the stock lands
 (K, default 5) *samples*: arrangements of the unseen cards drawn uniformly (a Fisher-Yates
 shuffle of the unseen cards into the face-down places, pile by pile from the bottom, then the
 stock) from the player's random stream, so each is consistent with what has been seen.  A sample
-is searched with every card known by the thoughtful solver (``winnable.solvers.chinese``) under a
+is searched with every card known by the thoughtful search (``winnable.solvers.chinese_search``) under a
 node ``budget`` (default 2,000; in easy mode a strict win is looked for first with half of it, as
 the ``thoughtful`` solver does).  At each decision:
 
@@ -96,7 +96,9 @@ from numba import njit
 
 from .. import shuffle
 from ..rules import chinese as R
-from . import chinese as S
+from . import chinese_position as P
+from . import chinese_search as CS
+from .table import LOSS, WIN, TranspositionTable
 
 STRATEGY, SAMPLING, RANDOM = 0, 1, 2
 PLAYERS = {"strategy": STRATEGY, "sampling": SAMPLING, "random": RANDOM}
@@ -441,26 +443,27 @@ def solve_sample(sample, cfg, budget, state, searcher):
     Returns (WON, LOST or FAILED, nodes, line length); the line is left in the searcher's line
     buffer.  In easy mode a strict win is looked for first with half the budget (as the
     ``thoughtful`` solver does: every strict line is legal in easy mode).  ``state[SS_STAMP]``
-    is the table generation, advanced here."""
+    is the table generation, advanced here (each search is a deal of its own to the table)."""
     cards, length, down, found, misc, deal = sample
-    table_a, table_b, table_stamp, line = searcher
+    keys, stamps, workspace, pos = searcher
     spent = 0
-    result = S.UNKNOWN
+    result = LOSS
     for strict_first in (True, False):
         if strict_first and cfg[EASY] == 0:
             continue
         state[SS_STAMP] += 1
         if state[SS_STAMP] >= 2**31 - 1:
-            table_stamp[:] = 0
+            stamps[:] = 0
             state[SS_STAMP] = 1
-        result, _, nodes, n = S.search(
-            deal, cards, length, down, found, misc, cfg[EASY] != 0 and not strict_first,
-            cfg[SEQUENCE] != 0, True, budget // 2 if strict_first else budget - spent, table_a,
-            table_b, table_stamp, state[SS_STAMP], line)
+        P.assign(pos, cards, length, down, found, misc, deal)
+        result, _, nodes, n = CS.search(
+            pos, cfg[EASY] != 0 and not strict_first, cfg[SEQUENCE] != 0, CS.ALL,
+            budget // 2 if strict_first else budget - spent, keys, stamps, state[SS_STAMP],
+            state[SS_STAMP], workspace)
         spent += nodes
-        if result == S.WIN:
+        if result == WIN:
             return WON, spent, n
-    return (LOST if result == S.LOSS else FAILED), spent, 0
+    return (LOST if result == LOSS else FAILED), spent, 0
 
 
 @njit(cache=True)
@@ -531,7 +534,7 @@ def new_sampler(samples, deal):
     state = np.zeros(5, dtype=np.int64)
     state[SS_DRAW] = 1
     book = np.zeros((k, 7), dtype=np.int64)
-    lines = np.zeros((3, k, S.MAX_DEPTH), dtype=np.int64)
+    lines = np.zeros((3, k, CS.MAX_DEPTH), dtype=np.int64)
     hidden = np.empty((k, R.N_CARDS), dtype=np.int64)
     sample = (np.zeros((R.PILES, R.CAPACITY), dtype=np.int64), np.zeros(R.PILES, dtype=np.int64),
               np.zeros(R.PILES, dtype=np.int64), np.zeros(4, dtype=np.int64),
@@ -552,7 +555,7 @@ def _search_sample(view, cfg, budget, sampler, searcher, k, move, which, status,
     outcome, nodes, n = solve_sample(sample, cfg, budget, state, searcher)
     book[k, status] = outcome
     book[k, length] = n
-    lines[which, k, :n] = searcher[3][:n] & MOVE_BITS
+    lines[which, k, :n] = searcher[2].line[:n] & MOVE_BITS
     return nodes
 
 
@@ -682,8 +685,10 @@ def sampling_after(move, shown, sampler):
 # --- the game --------------------------------------------------------------------------------
 
 @njit(cache=True)
-def play(deal, player, cfg, rng, record, table_a, table_b, table_stamp, stamp):
-    """One game.  Returns (won, score, moves recorded, nodes, table generation)."""
+def play(deal, player, cfg, rng, record, searcher, stamp):
+    """One game.  ``searcher`` is (table keys, table stamps, search workspace, search position)
+    for the sampling player's searches.  Returns (won, score, moves recorded, nodes, table
+    generation)."""
     cards, length, down, found, misc = R.new_state(deal)
     view = new_view(deal)
     observe(cards, length, down, found, misc, view)
@@ -694,7 +699,6 @@ def play(deal, player, cfg, rng, record, table_a, table_b, table_stamp, stamp):
     nvisited = 1
     sampler = new_sampler(cfg[SAMPLES] if player == SAMPLING else 1, deal)
     sampler[0][SS_STAMP] = stamp
-    searcher = (table_a, table_b, table_stamp, np.zeros(S.MAX_DEPTH, dtype=np.int64))
     nodes = 0
     n = 0
     idle = 0
@@ -729,6 +733,14 @@ def play(deal, player, cfg, rng, record, table_a, table_b, table_stamp, stamp):
     return misc[1] == R.N_CARDS, misc[1], n, nodes, sampler[0][SS_STAMP]
 
 
+def new_searcher(memory_mb):
+    """What ``play`` searches with, and the table behind it (whose generation counter the
+    caller keeps between games)."""
+    table = TranspositionTable(memory_mb)
+    pos = P.new_position(np.arange(R.N_CARDS, dtype=np.int8))
+    return (table.keys, table.stamps, CS.new_workspace(), pos), table
+
+
 def configure(rules, options):
     """A player's settings array for ``play`` and the buffer its moves are recorded in."""
     cfg = np.zeros(6, dtype=np.int64)
@@ -753,16 +765,15 @@ def solve_deals(deck, salt, deals, rules, solver, options, seeds=None):
 
     cfg, record = configure(rules, options)
     player = PLAYERS[solver]
-    scratch = S.Scratch(float(options.get("memory_mb", DEFAULT_MEMORY_MB)))
+    searcher, table = new_searcher(float(options.get("memory_mb", DEFAULT_MEMORY_MB)))
     seeds = iter([0] * len(deals) if seeds is None else [int(s) for s in seeds])
 
     def one(deal):
         rng = shuffle.deal_into(np.empty_like(deck), deck, np.uint64(salt),
                                 np.uint64(next(seeds)))
-        won, score, n, nodes, stamp = play(deal, player, cfg, rng, record, scratch.table_a,
-                                           scratch.table_b, scratch.table_stamp,
-                                           scratch.generation.current)
-        scratch.generation.current = int(stamp)
+        won, score, n, nodes, stamp = play(deal, player, cfg, rng, record, searcher,
+                                           table.generation.current)
+        table.generation.current = int(stamp)
         return ("win" if won else "loss"), score, nodes, record[:n].copy()
 
     return timed_columns(deals, one, lambda deal, line: [R.format_move(int(m)) for m in line])

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import nineball as R
-from .memo import Generation
+from .table import Generation
 
 MAX_DEPTH = R.N_CARDS + 2  # every group removes at least one card
 

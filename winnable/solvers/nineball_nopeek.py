@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import nineball as R
-from .memo import Generation
+from .table import Generation
 
 OBJECTIVE_SCORE, OBJECTIVE_WIN = 0, 1
 OBJECTIVES = {"nopeek-score": OBJECTIVE_SCORE, "nopeek-win": OBJECTIVE_WIN}

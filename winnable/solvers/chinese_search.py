@@ -1,0 +1,728 @@
+"""Chinese Solitaire: the thoughtful search (every card known).
+
+Depth-first search with play/unplay over ``chinese_position`` and a transposition table
+(``winnable.solvers.table``).  A deal is won when a line reaching 52 cards on the foundations is
+found (it is returned and replayed by the tests), lost when the whole reachable space was
+searched without one, and ``unknown`` when the node budget (successors played) or the depth cap
+ran out first.
+
+Reductions.  Each is a bit of ``rules`` (``ALL``: every one; 0: the plain search), each has the
+argument below, and the tests compare the search without each of them (and without any) with
+the search using all of them, and with the plain-Python reference search, on positions searched
+completely.
+
+1. ``SAFE_UP``, safe moves to foundation, once the stock has been dealt.  A top card c of rank r
+   may go up at once, as the only successor, if both foundations of the other colour hold every
+   card below rank r.  Proof: take any winning line from the position; play c up first, then
+   the same line with every move of c alone dropped and c removed from every block it is part
+   of.  (i) No card can ever be put on c: the cards that build on c (the other colour, rank
+   r-1) are all on foundations and never come back, and the stock, the only other way a card
+   lands on a pile, is gone.  So c stays the top card of whatever pile it is in, every block
+   that contains c has c as its top card, and removing c from a block leaves the block's bottom
+   card, its legality (also for ``blocks=sequence``: a run minus its top card is a run) and its
+   target unchanged.  (ii) A pile that c alone occupies is, without c, empty, which accepts
+   everything a pile topped by c accepts (nothing, by (i)) and more.  (iii) Foundations of
+   other suits are untouched and c's own suit only gains.  So every move of the line stays
+   legal and the line still wins.  Before the stock is dealt this fails (the stock may land on
+   c, and c may then carry that card somewhere no other card could), so no move is forced then.
+2. ``SPACES``, equivalent spaces: a block that may go to a space is tried on one empty pile per
+   class of interchangeable piles (all piles once the stock is dealt; piles 4-7 before, since
+   the stock lands on piles 1, 2, 3 by name), and a whole pile is not moved to a space of its
+   own class.  Such piles differ only by their names, which no rule reads.
+3. ``SYMMETRY``: the fingerprint ignores the order of interchangeable piles (the same classes;
+   see ``chinese_position``), so positions that differ only by the naming of such piles are one
+   node.
+4. ``CLASSES``, positions joined by reversible moves are one node.  A class move
+   (``is_reversible``) can be taken back at once, so from the position after it the position
+   before it is reachable and the other way round: every position reachable from one is
+   reachable from the other, and one is won if and only if the other is.  Hence so is every
+   position of a *class* (the positions joined to each other by class moves).  A node of the
+   search is a class: the position it is entered in is brought to a canonical form by class
+   moves (``normalise``), the fingerprint of that form is the node's key, and its successors
+   are the moves that are not class moves of every member of the class (``expand`` enumerates
+   the members).  Every line of the game is a line of class moves and other moves, so every
+   position reachable from the class is reachable from a successor; the search stays complete.
+   In strict mode the class moves are the parent swaps, and every other move turns a card face
+   up, puts a card up, deals the stock, takes a card off one it does not build on, or empties a
+   pile, none of which can be undone: the graph of classes has no cycles, so a node searched to
+   the end is lost whatever line reached it, and the table keeps it so for every restart.
+5. ``MERGE``: within a class, a move legal both in a member and in a member one class move away
+   that ``expand`` met before is tried in the latter only.  The two positions after it are one
+   class move apart as well (proved case by case in ``expand``), so they are won together.  The
+   stock is never merged: it lands on different cards.
+6. ``DEAD_END``: a position that ``chinese_losses.dead_end`` proves lost is not searched.
+
+The table (``winnable.solvers.table``): a node is marked ``LOST`` once searched to the end
+without a win, unless it met a node on the current line (a cycle, possible in easy mode and in
+the plain search) or a node that did: then ``VISITED``, valid within this search only.
+
+Move order: successors best first by ``_worth`` (how much ``evaluate`` would gain: cards up,
+face-down cards turned, spaces made, cards taken off cards they do not build on), ties in the
+order of generation; a restart (``jitter`` > 0) perturbs the worths by up to three points.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..jit import kernel
+from ..rules import chinese as R
+from . import chinese_position as P
+from .chinese_losses import dead_end, twin
+from .table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
+                    tt_state, tt_store)
+
+SAFE_UP, SPACES, SYMMETRY, CLASSES, MERGE, DEAD_END = 1, 2, 4, 8, 16, 32
+ALL = SAFE_UP | SPACES | SYMMETRY | CLASSES | MERGE | DEAD_END
+REDUCTIONS = {"safe_up": SAFE_UP, "spaces": SPACES, "symmetry": SYMMETRY, "classes": CLASSES,
+              "merge": MERGE, "dead_end": DEAD_END}
+
+MAX_DEPTH = 1024       # nodes on a line at most (more: that line is cut, the search unknown)
+MAX_MOVES = 512        # legal moves of one position at most
+MAX_MEMBERS = 64       # positions of one class enumerated at most (more: the rest as moves)
+MAX_PATH = 12          # class moves from a node's position to a member of its class at most
+MAX_SUCCESSORS = 1024  # successors of one node at most
+MAX_PLAYED = 8 * MAX_DEPTH
+MOVE_NAMES = R.N_CARDS << 8
+TRUNCATED = np.int64(1) << 32  # a class move kept as an ordinary move (the class overflowed)
+JITTER_SCALE = 16
+JITTER_RANGE = 48  # a restart's order may swap moves up to three worth points apart
+CAP = P.CAPACITY
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+class Workspace(NamedTuple):
+    """Buffers of the search (allocated once per worker, reused for every deal)."""
+    succ_move: np.ndarray     # int64[MAX_DEPTH, MAX_SUCCESSORS]: each node's successors
+    succ_member: np.ndarray   # int64[MAX_DEPTH, MAX_SUCCESSORS]: the member each is played in
+    worth: np.ndarray         # int64[MAX_SUCCESSORS]
+    count: np.ndarray         # int64[MAX_DEPTH]
+    nxt: np.ndarray           # int64[MAX_DEPTH]
+    slot: np.ndarray          # int64[MAX_DEPTH]: table slot of each node on the line
+    leaning: np.ndarray       # bool[MAX_DEPTH]: the node's result leans on the current line
+    mem_path: np.ndarray      # int64[MAX_DEPTH, MAX_MEMBERS, MAX_PATH]: how to reach a member
+    mem_len: np.ndarray       # int64[MAX_DEPTH, MAX_MEMBERS]
+    mem_key: np.ndarray       # uint64[MAX_MEMBERS, 2]
+    mem_freed: np.ndarray     # int64[MAX_MEMBERS]: the card its parent swap freed, or -1
+    marks: np.ndarray         # uint64[MOVE_NAMES]: members where a move (by its cards) is legal
+    mark_stamp: np.ndarray    # int64[MOVE_NAMES]: the expansion that wrote the marks
+    expansions: np.ndarray    # int64[1]: expansions so far (the current mark stamp)
+    moves: np.ndarray         # int64[MAX_MOVES]: one position's moves
+    played: np.ndarray        # int64[MAX_PLAYED]: every move of the current line
+    tokens: np.ndarray        # int64[MAX_PLAYED]
+    segment: np.ndarray       # int64[MAX_DEPTH + 1]: where each node's moves start in played
+    status: np.ndarray        # int64[52]: dead_end's work array
+    line: np.ndarray          # int64[MAX_PLAYED]: a won line on return
+
+
+def new_workspace() -> Workspace:
+    z = np.zeros
+    return Workspace(
+        z((MAX_DEPTH, MAX_SUCCESSORS), np.int64), z((MAX_DEPTH, MAX_SUCCESSORS), np.int64),
+        z(MAX_SUCCESSORS, np.int64), z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.int64),
+        z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_),
+        z((MAX_DEPTH, MAX_MEMBERS, MAX_PATH), np.int64), z((MAX_DEPTH, MAX_MEMBERS), np.int64),
+        z((MAX_MEMBERS, 2), np.uint64), z(MAX_MEMBERS, np.int64), z(MOVE_NAMES, np.uint64),
+        z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
+        z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
+        z(R.N_CARDS, np.int64), z(MAX_PLAYED, np.int64))
+
+
+# --- cards and piles ---------------------------------------------------------------------
+
+@kernel
+def interchangeable(p, stock_dealt):
+    """Piles whose names no longer matter: all once the stock is dealt, 4-7 before."""
+    return stock_dealt or p >= P.NAMED_BEFORE_STOCK
+
+
+@kernel
+def safe_to_foundation(card, found):
+    """Reduction 1's test: both foundations of the other colour hold every lower card."""
+    r = R.rank(card)
+    if R.red(card):
+        return found[0] >= r and found[3] >= r
+    return found[1] >= r and found[2] >= r
+
+
+@kernel
+def builder(card, k):
+    """The k-th (k = 0, 1) card that builds on ``card`` (one rank lower, other colour), or -1."""
+    r = R.rank(card) - 1
+    if r < 0:
+        return -1
+    if R.red(card):
+        return r if k == 0 else 39 + r
+    return 13 + r if k == 0 else 26 + r
+
+
+@kernel
+def parent(card, k):
+    """The k-th (k = 0, 1) card that ``card`` builds on (one rank higher, other colour), or -1."""
+    r = R.rank(card) + 1
+    if r > R.KING:
+        return -1
+    if R.red(card):
+        return r if k == 0 else 39 + r
+    return 13 + r if k == 0 else 26 + r
+
+
+@kernel
+def built(pos, p, h):
+    """Is the card at height h of pile p face up on a card it builds on?"""
+    return h > pos.down[p] and R.builds_on(pos.cards[p, h], pos.cards[p, h - 1])
+
+
+@kernel
+def _may_move(pos, p, h, sequence_blocks):
+    """May the block of pile p from height h move at all (face up; a run if required)?"""
+    if h < pos.down[p] or h >= pos.length[p]:
+        return False
+    return not sequence_blocks or h >= R.sequence_start(pos.cards, pos.length, pos.down, p)
+
+
+# --- move generation -----------------------------------------------------------------------
+
+@kernel
+def _space_allowed(pos, p, h, q, rules):
+    """May the block of pile p from height h go to the empty pile q under reduction 2?"""
+    stock_dealt = pos.misc[0] == 1
+    if rules & SPACES == 0 or not interchangeable(q, stock_dealt):
+        return True
+    for r in range(0 if stock_dealt else P.NAMED_BEFORE_STOCK, q):
+        if pos.length[r] == 0 and r != p:
+            return False
+    return not (h == 0 and interchangeable(p, stock_dealt))
+
+
+@kernel
+def _space_move(pos, p, h, q, sequence_blocks, rules, out, n):
+    if p != q and _may_move(pos, p, h, sequence_blocks) and _space_allowed(pos, p, h, q, rules):
+        out[n] = R.encode(R.TABLEAU, p, q, pos.length[p] - h)
+        n += 1
+    return n
+
+
+@kernel
+def _space_moves(pos, easy, sequence_blocks, rules, out, n):
+    """Moves of blocks into empty piles (kings only unless ``easy``)."""
+    for q in range(R.PILES):
+        if pos.length[q] != 0:
+            continue
+        if easy:
+            for p in range(R.PILES):
+                for h in range(pos.down[p], pos.length[p]):
+                    n = _space_move(pos, p, h, q, sequence_blocks, rules, out, n)
+        else:
+            for s in range(4):
+                at = pos.where[s * 13 + R.KING]
+                if at >= 0:
+                    n = _space_move(pos, at // CAP, at % CAP, q, sequence_blocks, rules, out, n)
+    return n
+
+
+@kernel
+def moves_onto_tops(pos, sequence_blocks, out, n):
+    """The tableau moves onto the top cards of piles (found from the two cards that build on
+    each top)."""
+    for q in range(R.PILES):
+        if pos.length[q] == 0:
+            continue
+        y = pos.cards[q, pos.length[q] - 1]
+        for k in range(2):
+            w = builder(y, k)
+            if w < 0:
+                break
+            at = pos.where[w]
+            if at < 0:
+                continue
+            p = at // CAP
+            h = at % CAP
+            if p != q and _may_move(pos, p, h, sequence_blocks):
+                out[n] = R.encode(R.TABLEAU, p, q, pos.length[p] - h)
+                n += 1
+    return n
+
+
+@kernel
+def all_moves(pos, easy, sequence_blocks, rules, out):
+    """Every legal move (empty piles as reduction 2 allows when it is on)."""
+    n = moves_onto_tops(pos, sequence_blocks, out, 0)
+    n = _space_moves(pos, easy, sequence_blocks, rules, out, n)
+    for p in range(R.PILES):
+        if R.can_found(pos.cards, pos.length, pos.found, p):
+            out[n] = R.encode(R.FOUNDATION, p, 0, 1)
+            n += 1
+    if pos.misc[0] == 0:
+        out[n] = R.encode(R.STOCK, 0, 0, 3)
+        n += 1
+    return n
+
+
+@kernel
+def safe_up(pos, move):
+    """Is the move a safe move to foundation (reduction 1)?"""
+    if (move >> 24) & 255 != R.FOUNDATION or pos.misc[0] != 1:
+        return False
+    p = (move >> 16) & 255
+    return safe_to_foundation(pos.cards[p, pos.length[p] - 1], pos.found)
+
+
+@kernel
+def worth(pos, move):
+    """How much ``evaluate`` gains by the move (it orders moves; the sum is never needed)."""
+    kind = (move >> 24) & 255
+    p = (move >> 16) & 255
+    if kind == R.STOCK:
+        gain = 0
+        for q in range(3):
+            if pos.length[q] == 0:
+                gain -= 2
+            elif not R.builds_on(pos.deal[R.STOCK_FIRST + q], pos.cards[q, pos.length[q] - 1]):
+                gain -= 1
+        return gain
+    h = pos.length[p] - (move & 255)
+    gain = 4 if kind == R.FOUNDATION else 0
+    if h > 0 and h == pos.down[p]:
+        gain += 6
+    if h == 0:
+        gain += 2
+    if h > pos.down[p] and not R.builds_on(pos.cards[p, h], pos.cards[p, h - 1]):
+        gain += 1
+    if kind == R.TABLEAU and pos.length[(move >> 8) & 255] == 0:
+        gain -= 2
+    return gain
+
+
+@kernel
+def evaluate(pos):
+    """Heuristic worth of a position (4 a card up, -6 a face-down card, 2 a space, -1 a face-up
+    card on one it does not build on), for move ordering only."""
+    score = 4 * pos.misc[1]
+    for p in range(R.PILES):
+        score -= 6 * pos.down[p]
+        if pos.length[p] == 0:
+            score += 2
+        for h in range(pos.down[p] + 1, pos.length[p]):
+            if not R.builds_on(pos.cards[p, h], pos.cards[p, h - 1]):
+                score -= 1
+    return score
+
+
+@kernel
+def jitter_noise(pos, move, jitter):
+    """A restart's perturbation of a move's worth, a function of the move, the position it
+    leads to (its score and the height of pile 1) and the restart."""
+    kind = (move >> 24) & 255
+    p = (move >> 16) & 255
+    score = pos.misc[1] + (1 if kind == R.FOUNDATION else 0)
+    first = pos.length[0]
+    if kind == R.STOCK:
+        first += 1
+    elif p == 0:
+        first -= move & 255 if kind == R.TABLEAU else 1
+    elif kind == R.TABLEAU and (move >> 8) & 255 == 0:
+        first += move & 255
+    noise = mix64(np.uint64(move & 0xFFFFFFFF) * GOLDEN + np.uint64(jitter) * M1
+                  + np.uint64(score + 64 * first))
+    return np.int64(noise % np.uint64(JITTER_RANGE))
+
+
+# --- classes ---------------------------------------------------------------------------------
+
+@kernel
+def is_reversible(pos, move, easy):
+    """Can the move be taken back at once (a class move, reduction 4)?
+
+    * A parent swap: a block whose bottom card x is built on the card y under it (one rank
+      lower, other colour) moved onto the twin of y (the other card of y's rank and colour).
+      Afterwards y is a top and x builds on it, so the block can go back.
+    * A whole pile moved into a space (kings only in strict mode): it can go back into the
+      space it left.
+    * In easy mode: a block built on the card under it moved into a space (it can go back onto
+      that card), and a whole pile moved onto a card it builds on (it can go back into the
+      space it left: any card may go to a space).
+    """
+    if (move >> 24) & 255 != R.TABLEAU:
+        return False
+    p = (move >> 16) & 255
+    h = pos.length[p] - (move & 255)
+    target_empty = pos.length[(move >> 8) & 255] == 0
+    if h == 0:
+        return target_empty or easy
+    return built(pos, p, h) and (easy or not target_empty)
+
+
+@kernel
+def _canonical_parent(pos, p, h, sequence_blocks):
+    """The pile of the card the block of pile p from height h is built on in the canonical
+    form, or -1 to leave it (see ``normalise``)."""
+    x = pos.cards[p, h]
+    if h > 0:
+        if not R.builds_on(x, pos.cards[p, h - 1]):
+            return -1
+        limit = pos.cards[p, h - 1]
+    else:
+        limit = R.N_CARDS
+    best = -1
+    for k in range(2):
+        y = parent(x, k)
+        if y < 0 or y >= limit:
+            continue
+        at = pos.where[y]
+        if at < 0:
+            continue
+        q = at // CAP
+        if q != p and at % CAP == pos.length[q] - 1:
+            limit = y
+            best = q
+    if best >= 0 and not _may_move(pos, p, h, sequence_blocks):
+        return -1
+    return best
+
+
+@kernel
+def normalise(pos, easy, sequence_blocks, played, tokens, n):
+    """Bring the position to the canonical form of its class by class moves: a block built on
+    card a whose twin b is a top of another pile goes onto b when b has the smaller card id; in
+    easy mode a whole pile whose bottom card builds on a top of another pile goes onto it (the
+    one of smaller id).  Each move lowers the number of nonempty piles, or keeps it and lowers
+    the sum of the ids of the cards that blocks are built on, so this ends.  The moves are
+    appended to ``played`` (tokens in ``tokens``) from index n; returns the new length."""
+    changed = True
+    while changed:
+        changed = False
+        for p in range(R.PILES):
+            h = 0 if easy and pos.down[p] == 0 else pos.down[p] + 1
+            while h < pos.length[p]:
+                q = _canonical_parent(pos, p, h, sequence_blocks)
+                if q >= 0:
+                    move = R.encode(R.TABLEAU, p, q, pos.length[p] - h)
+                    tokens[n] = P.play(pos, move)
+                    played[n] = move
+                    n += 1
+                    changed = True
+                    break
+                h += 1
+    return n
+
+
+@kernel
+def card_move(pos, move):
+    """A move named by its cards rather than its piles (the same in every position where it is
+    legal): the moving card and its target card (52 + pile for a space, 63 for its foundation),
+    below ``MOVE_NAMES``; -1 for the stock."""
+    kind = (move >> 24) & 255
+    if kind == R.STOCK:
+        return -1
+    p = (move >> 16) & 255
+    v = pos.cards[p, pos.length[p] - (move & 255)]
+    if kind == R.FOUNDATION:
+        return (v << 8) | 63
+    q = (move >> 8) & 255
+    t = pos.cards[q, pos.length[q] - 1] if pos.length[q] > 0 else 52 + q
+    return (v << 8) | t
+
+
+@kernel
+def _play_path(pos, path, length, played, tokens, n):
+    for i in range(length):
+        tokens[n] = P.play(pos, path[i])
+        played[n] = path[i]
+        n += 1
+    return n
+
+
+@kernel
+def _unplay_to(pos, played, tokens, n, start):
+    for i in range(n - 1, start - 1, -1):
+        P.unplay(pos, played[i], tokens[i])
+    return start
+
+
+@kernel
+def _member_moves(pos, easy, sequence_blocks, rules, freed, out):
+    """The moves of a class member worth looking at: all of them, or (with reduction 5), for a
+    member reached by a parent swap that freed card a (``freed`` >= 0), those that may not be
+    legal in the member it was reached from: onto a top (onto a, and the blocks carrying a onto
+    the swapped block, are among them), a to its foundation, the stock.  Every other move legal
+    here is legal there (see ``expand``)."""
+    if freed < 0 or rules & MERGE == 0:
+        return all_moves(pos, easy, sequence_blocks, rules, out)
+    n = moves_onto_tops(pos, sequence_blocks, out, 0)
+    at = pos.where[freed]
+    if at >= 0 and R.can_found(pos.cards, pos.length, pos.found, at // CAP):
+        out[n] = R.encode(R.FOUNDATION, at // CAP, 0, 1)
+        n += 1
+    if pos.misc[0] == 0:
+        out[n] = R.encode(R.STOCK, 0, 0, 3)
+        n += 1
+    return n
+
+
+@kernel
+def _add_successor(pos, ws, depth, count, member, move, jitter):
+    if count >= MAX_SUCCESSORS:
+        return count
+    ws.succ_move[depth, count] = move
+    ws.succ_member[depth, count] = member
+    w = worth(pos, move) * JITTER_SCALE
+    if jitter > 0:
+        w += jitter_noise(pos, move, jitter)
+    ws.worth[count] = w
+    return count + 1
+
+
+@kernel
+def _member_of(ws, members, a, b):
+    for m in range(members):
+        if ws.mem_key[m, 0] == a and ws.mem_key[m, 1] == b:
+            return m
+    return -1
+
+
+@kernel
+def _sort_successors(ws, depth, count):
+    """Best first; ties keep the order of generation."""
+    for a in range(1, count):
+        m = ws.succ_move[depth, a]
+        e = ws.succ_member[depth, a]
+        w = ws.worth[a]
+        b = a
+        while b > 0 and ws.worth[b - 1] < w:
+            ws.succ_move[depth, b] = ws.succ_move[depth, b - 1]
+            ws.succ_member[depth, b] = ws.succ_member[depth, b - 1]
+            ws.worth[b] = ws.worth[b - 1]
+            b -= 1
+        ws.succ_move[depth, b] = m
+        ws.succ_member[depth, b] = e
+        ws.worth[b] = w
+
+
+@kernel
+def expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
+    """The successors (member, move) of the node of ``pos``, sorted best first; returns their
+    count.  ``n`` is the length of ``ws.played`` (members are reached by playing and taking
+    back moves after it).
+
+    With reduction 4 the members of the class (``pos`` and every position reached from it by
+    class moves) are enumerated breadth first, and every move of each member that is not a class
+    move is a successor; without it the node is ``pos`` alone and every move is one.  With
+    reduction 1 a safe move to foundation in any member is the only successor.
+
+    Reduction 5: a move m legal both in a member M' and in a member M met before it with
+    M' = r(M) for a class move r is kept in M only; m(M') is then r(m(M)) (r is legal in m(M)),
+    or m(M') = m(M).  Proof, for r a parent swap taking block B (bottom card x) from a to its
+    twin b (b a top of another pile), by the kind of m (the other class moves are alike: a
+    space plays the part of b, or a pile that holds B alone that of a):
+    * a card c up: c is a top in both, so c is not a or b; if c is B's top card, B minus c is
+      still swappable (or c = x and both results are equal); else m does not touch B, a, b.
+    * a block starting at v onto a top t (t is neither a nor b, which are covered in M resp.
+      M'): v in B, above x: the same cards move, B keeps x on a (M) or b (M'); v = x is a swap
+      itself; v at or below a in a's pile: in M it carries B too (t is not B's top, the same
+      pile in M), and afterwards B can go from a, now in t's pile, onto b; v at or below b in
+      b's pile: in M' it carries B (t is not B's top), and B can go from a onto b in its new
+      pile; v elsewhere onto B's top: B grows by the same cards in both, and the grown block
+      (a run if the moved one was) can go onto b; any other v does not touch B, a, b.
+    * a block into a space: as onto a top (v = x: both leave a and b tops and B in the space).
+    The stock is never merged: it lands on the tops of piles 1-3, which r changes.  A member
+    reached by a swap that freed card a differs from the member it was reached from only around
+    a and B, so its only moves that may not be legal there are onto a top (onto a, or blocks
+    carrying a onto B's top), a to its foundation and the stock (``_member_moves``).  Chains
+    of merged moves end in a member where the move is kept (each step goes to a member met
+    earlier), and each step joins positions won together, so the successors still reach every
+    class a member's move reaches.
+    """
+    count = 0
+    k = all_moves(pos, easy, sequence_blocks, rules, ws.moves)
+    single = True
+    for j in range(k):
+        move = ws.moves[j]
+        if rules & SAFE_UP and safe_up(pos, move):
+            ws.succ_move[depth, 0] = move
+            ws.succ_member[depth, 0] = 0
+            ws.mem_len[depth, 0] = 0
+            return 1
+        if rules & CLASSES and is_reversible(pos, move, easy):
+            single = False
+    ws.mem_len[depth, 0] = 0
+    if single:
+        for j in range(k):
+            count = _add_successor(pos, ws, depth, count, 0, ws.moves[j], jitter)
+        _sort_successors(ws, depth, count)
+        return count
+    stamp = ws.expansions[0] + 1
+    ws.expansions[0] = stamp
+    members = 1
+    ws.mem_key[0, 0] = pos.key[0]
+    ws.mem_key[0, 1] = pos.key[1]
+    ws.mem_freed[0] = -1
+    i = 0
+    while i < members:
+        top = _play_path(pos, ws.mem_path[depth, i], ws.mem_len[depth, i], ws.played,
+                         ws.tokens, n)
+        if i > 0:
+            k = _member_moves(pos, easy, sequence_blocks, rules, ws.mem_freed[i], ws.moves)
+        # Pass 1: class moves, which find the members next to this one.
+        near = np.uint64(0)
+        for j in range(k):
+            move = ws.moves[j]
+            if i > 0 and rules & SAFE_UP and safe_up(pos, move):
+                ws.succ_move[depth, 0] = move
+                ws.succ_member[depth, 0] = i
+                _unplay_to(pos, ws.played, ws.tokens, top, n)
+                return 1
+            if not is_reversible(pos, move, easy):
+                continue
+            token = P.play(pos, move)
+            m = _member_of(ws, members, pos.key[0], pos.key[1])
+            if m < 0 and members < MAX_MEMBERS and ws.mem_len[depth, i] < MAX_PATH:
+                m = members
+                ws.mem_key[m, 0] = pos.key[0]
+                ws.mem_key[m, 1] = pos.key[1]
+                source = (move >> 16) & 255
+                plain_swap = (pos.length[source] > 0
+                              and pos.length[(move >> 8) & 255] > move & 255)
+                ws.mem_freed[m] = (pos.cards[source, pos.length[source] - 1]
+                                   if plain_swap else -1)
+                for s in range(ws.mem_len[depth, i]):
+                    ws.mem_path[depth, m, s] = ws.mem_path[depth, i, s]
+                ws.mem_path[depth, m, ws.mem_len[depth, i]] = move
+                ws.mem_len[depth, m] = ws.mem_len[depth, i] + 1
+                members += 1
+            P.unplay(pos, move, token)
+            if m < 0:
+                # The class is larger than the buffers: the move stays an ordinary one.
+                ws.moves[j] = move | TRUNCATED
+            elif m < i:
+                near |= np.uint64(1) << np.uint64(m)
+        # Pass 2: the other moves, unless legal in a member next to this one met before.
+        bit = np.uint64(1) << np.uint64(i)
+        for j in range(k):
+            move = ws.moves[j]
+            if move & TRUNCATED:
+                move &= 0xFFFFFFFF
+            elif is_reversible(pos, move, easy):
+                continue
+            if rules & MERGE:
+                name = card_move(pos, move)
+                if name >= 0:
+                    if ws.mark_stamp[name] != stamp:
+                        ws.mark_stamp[name] = stamp
+                        ws.marks[name] = np.uint64(0)
+                    earlier = ws.marks[name] & near
+                    ws.marks[name] |= bit
+                    if earlier != 0:
+                        continue
+            count = _add_successor(pos, ws, depth, count, i, move, jitter)
+        _unplay_to(pos, ws.played, ws.tokens, top, n)
+        i += 1
+    _sort_successors(ws, depth, count)
+    return count
+
+
+# --- the search ------------------------------------------------------------------------------
+
+@kernel
+def lost_at_sight(pos, easy, status):
+    return dead_end(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, pos.where,
+                    easy, status)
+
+
+@kernel
+def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, stamp, ws,
+           jitter=0):
+    """Search from ``pos`` (restored on return) with the reductions of ``rules``.  Returns
+    (outcome, best score, successors played, line length); a won line is left in ``ws.line``."""
+    if pos.misc[1] == R.N_CARDS:
+        return WIN, pos.misc[1], 0, 0
+    if rules & DEAD_END and lost_at_sight(pos, easy, ws.status):
+        return LOSS, pos.misc[1], 0, 0
+    symmetric = pos.symmetric[0]
+    if (rules & SYMMETRY != 0) != symmetric:
+        P.set_symmetry(pos, rules & SYMMETRY != 0)
+    classes = rules & CLASSES != 0
+    n = normalise(pos, easy, sequence_blocks, ws.played, ws.tokens, 0) if classes else 0
+    found = tt_find(keys, stamps, pos.key[0], pos.key[1], deal_first, stamp)
+    if found >= 0 and tt_state(keys, stamps, found, deal_first, stamp) == LOST:
+        _unplay_to(pos, ws.played, ws.tokens, n, 0)
+        P.set_symmetry(pos, symmetric)
+        return LOSS, pos.misc[1], 0, 0
+    ws.slot[0] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first, stamp)
+    ws.leaning[0] = False
+    ws.segment[0] = n
+    ws.count[0] = expand(pos, easy, sequence_blocks, rules, ws, 0, n, jitter)
+    ws.nxt[0] = 0
+    best = pos.misc[1]
+    nodes = 0
+    outcome = LOSS
+    length = 0
+    depth = 0
+    while depth >= 0:
+        if ws.nxt[depth] < ws.count[depth]:
+            if nodes >= budget:
+                _unplay_to(pos, ws.played, ws.tokens, ws.segment[depth], 0)
+                outcome = UNKNOWN
+                break
+            i = ws.nxt[depth]
+            ws.nxt[depth] += 1
+            start = ws.segment[depth]
+            member = ws.succ_member[depth, i]
+            n = _play_path(pos, ws.mem_path[depth, member], ws.mem_len[depth, member],
+                           ws.played, ws.tokens, start)
+            ws.tokens[n] = P.play(pos, ws.succ_move[depth, i])
+            ws.played[n] = ws.succ_move[depth, i]
+            n += 1
+            nodes += 1
+            if pos.misc[1] > best:
+                best = pos.misc[1]
+                if best == R.N_CARDS:
+                    for j in range(n):
+                        ws.line[j] = ws.played[j]
+                    _unplay_to(pos, ws.played, ws.tokens, n, 0)
+                    outcome = WIN
+                    length = n
+                    break
+            if classes:
+                n = normalise(pos, easy, sequence_blocks, ws.played, ws.tokens, n)
+            seen = tt_find(keys, stamps, pos.key[0], pos.key[1], deal_first, stamp)
+            skip = False
+            if seen >= 0:
+                skip = True
+                # A move back into the node's own class is no successor at all.
+                if (seen != ws.slot[depth]
+                        and tt_state(keys, stamps, seen, deal_first, stamp) != LOST):
+                    ws.leaning[depth] = True
+            elif depth + 1 >= MAX_DEPTH or n + 2 * MAX_PATH + 16 >= MAX_PLAYED:
+                skip = True
+                outcome = UNKNOWN  # the line is cut: the search cannot be complete
+                ws.leaning[depth] = True
+            elif rules & DEAD_END and lost_at_sight(pos, easy, ws.status):
+                skip = True
+                tt_store(keys, stamps, pos.key[0], pos.key[1], LOST, deal_first, stamp)
+            if skip:
+                _unplay_to(pos, ws.played, ws.tokens, n, start)
+                continue
+            depth += 1
+            ws.segment[depth] = n
+            ws.slot[depth] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first,
+                                      stamp)
+            ws.leaning[depth] = False
+            ws.nxt[depth] = 0
+            ws.count[depth] = expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter)
+        else:
+            s = ws.slot[depth]
+            if s >= 0:
+                tt_set_state(keys, stamps, s, VISITED if ws.leaning[depth] else LOST, stamp)
+            if depth > 0 and ws.leaning[depth]:
+                ws.leaning[depth - 1] = True
+            depth -= 1
+            if depth >= 0:
+                _unplay_to(pos, ws.played, ws.tokens, ws.segment[depth + 1], ws.segment[depth])
+            else:
+                _unplay_to(pos, ws.played, ws.tokens, ws.segment[0], 0)
+    P.set_symmetry(pos, symmetric)
+    return outcome, best, nodes, length

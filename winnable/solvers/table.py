@@ -1,0 +1,169 @@
+"""What the solvers share for memo tables: the 64-bit mixer, table sizing, generation stamps,
+the outcome codes, and a set-associative transposition table of 128-bit keys.
+
+The transposition table (``TranspositionTable``; kernels ``tt_find`` / ``tt_store``) maps a
+position's 128-bit fingerprint to what a depth-first search knows of it:
+
+* ``ON_PATH``: on the search's current line (never evicted while it is);
+* ``VISITED``: searched in the current search without a win, but the result leaned on a
+  position that was on the line at the time, so it holds only within this search;
+* ``LOST``: searched completely without a win, with no help from the line that reached it: lost
+  whatever line reaches it, so it holds for every later search of the same deal (restarts).
+
+Entries live in buckets of four (one cache line of keys).  A stamp per entry says which search
+wrote it; entries of earlier deals count as empty, and ``VISITED`` entries of earlier searches of
+the same deal too, so a new deal or a new search costs nothing to set up.  When a bucket is full,
+a new entry replaces (in this order) an empty or stale entry, a ``VISITED`` one, a ``LOST`` one;
+``ON_PATH`` entries are never replaced (if all four are, the new position is searched without an
+entry).  A full table therefore only costs repeated work, never a wrong answer: an entry that
+is lost is a position searched again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import jit, kernel
+
+from ..shuffle import GOLDEN, MIX1, MIX2
+
+# Outcome codes shared by the solvers' kernels, and their names in result columns.
+LOSS, WIN, UNKNOWN = 0, 1, 2
+OUTCOME_NAMES = {LOSS: "loss", WIN: "win", UNKNOWN: "unknown"}
+
+# Entry states (the two low bits of the stored second key word).
+EMPTY, ON_PATH, VISITED, LOST = 0, 1, 2, 3
+STATE_BITS = np.uint64(3)
+KEY_BITS = ~STATE_BITS
+BUCKET = 4
+ENTRY_BYTES = 20  # two 64-bit key words and a 32-bit stamp
+
+
+@kernel
+def mix64(z):
+    """splitmix64's finaliser: a bijection of 64-bit words that spreads every input bit."""
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+def entries_for(memory_mb: float, entry_bytes: int, minimum: int = 1 << 10) -> int:
+    """The largest power of two of entries of ``entry_bytes`` that fits in ``memory_mb``
+    megabytes (at least ``minimum``)."""
+    entries = minimum
+    while entries * 2 * entry_bytes <= memory_mb * 2**20:
+        entries *= 2
+    return entries
+
+
+class Generation:
+    """Stamps that mark which entries of a memo belong to the current deal (or search): a new
+    one starts a new generation instead of clearing the table."""
+
+    def __init__(self, size: int):
+        self.stamps = np.zeros(size, dtype=np.int32)
+        self.current = 0
+
+    def next(self) -> int:
+        self.current += 1
+        if self.current >= 2**31 - 1:
+            self.stamps[:] = 0
+            self.current = 1
+        return self.current
+
+
+class TranspositionTable:
+    """The arrays of a transposition table of about ``memory_mb`` megabytes, and its search
+    stamps.  ``begin_deal`` starts a deal (earlier entries become empty), ``begin_search`` a
+    search of it (earlier ``VISITED`` entries become stale, ``LOST`` ones stay)."""
+
+    def __init__(self, memory_mb: float):
+        if not memory_mb > 0:
+            raise ValueError(f"memory_mb must be positive, not {memory_mb}")
+        entries = entries_for(memory_mb, ENTRY_BYTES)
+        self.keys = np.zeros((entries, 2), dtype=np.uint64)
+        self.generation = Generation(entries)
+        self.stamps = self.generation.stamps
+        self.deal_first = 1
+
+    @property
+    def entries(self) -> int:
+        return self.keys.shape[0]
+
+    def begin_deal(self) -> None:
+        self.deal_first = self.generation.next()
+        self.generation.current -= 1  # begin_search takes it
+
+    def begin_search(self) -> int:
+        stamp = self.generation.next()
+        if stamp < self.deal_first:  # the stamps wrapped and were cleared
+            self.deal_first = stamp
+        return stamp
+
+    def stamps_now(self) -> tuple[int, int]:
+        """(first stamp of the current deal, stamp of the current search)."""
+        return self.deal_first, self.generation.current
+
+
+@kernel
+def tt_state(keys, stamps, slot, deal_first, stamp):
+    """What the entry at ``slot`` says now (EMPTY for entries of earlier deals or searches)."""
+    s = stamps[slot]
+    if s < deal_first:
+        return EMPTY
+    state = np.int64(keys[slot, 1] & STATE_BITS)
+    if state == LOST or s == stamp:
+        return state
+    return EMPTY
+
+
+@kernel
+def tt_find(keys, stamps, a, b, deal_first, stamp):
+    """The slot holding key (a, b) with a state that counts now, or -1."""
+    mask = keys.shape[0] - 1
+    base = np.int64(a & np.uint64(mask)) & ~(BUCKET - 1)
+    kb = b & KEY_BITS
+    for i in range(BUCKET):
+        slot = base + i
+        if keys[slot, 0] == a and keys[slot, 1] & KEY_BITS == kb:
+            if tt_state(keys, stamps, slot, deal_first, stamp) != EMPTY:
+                return slot
+    return -1
+
+
+@kernel
+def tt_store(keys, stamps, a, b, state, deal_first, stamp):
+    """Write key (a, b) with ``state``, replacing as the module docstring says; returns the
+    slot, or -1 if every entry of the bucket is on the current line."""
+    mask = keys.shape[0] - 1
+    base = np.int64(a & np.uint64(mask)) & ~(BUCKET - 1)
+    kb = b & KEY_BITS
+    best = -1
+    best_rank = 4
+    for i in range(BUCKET):
+        slot = base + i
+        current = tt_state(keys, stamps, slot, deal_first, stamp)
+        if keys[slot, 0] == a and keys[slot, 1] & KEY_BITS == kb:
+            best = slot
+            break
+        rank = (0 if current == EMPTY else 1 if current == VISITED else 2 if current == LOST
+                else 4)
+        if rank < best_rank:
+            best_rank = rank
+            best = slot
+    if best < 0:
+        return -1
+    keys[best, 0] = a
+    keys[best, 1] = kb | np.uint64(state)
+    stamps[best] = stamp
+    return best
+
+
+@kernel
+def tt_set_state(keys, stamps, slot, state, stamp):
+    keys[slot, 1] = (keys[slot, 1] & KEY_BITS) | np.uint64(state)
+    stamps[slot] = stamp
+
+
+# The golden ratio constant, re-exported for kernels that step a splitmix stream by hand.
+STEP = GOLDEN
