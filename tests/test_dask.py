@@ -224,3 +224,21 @@ def test_cluster_without_winnable_is_refused():
     with pytest.raises(batch.BatchError, match="the scheduler has no winnable; worker tcp://w1:1 "
                                                "has winnable 0.0.9; there run pip install"):
         batch.check_cluster(_Versions(None, "0.1.0", "0.0.9"))
+
+
+def test_cluster_resolve_equals_local_resolve(cluster, tmp_path):
+    """`winnable resolve --scheduler`: the unknown rows of a run solved again on the cluster
+    give the same file as a local escalation."""
+    from winnable.resolve import resolve_file
+    small = {"budget": 300, "strategy": 0}
+    frames = []
+    for name in ("local", "cluster"):
+        out = tmp_path / f"{name}.parquet"
+        solve_batch("chinese", n=12, start=180, options=small, workers=1, out=out,
+                    progress=False)
+        report = resolve_file(out, {"budget": 50_000}, progress=False,
+                              **({"scheduler": cluster.address} if name == "cluster"
+                                 else {"workers": 1}))
+        assert report.tried >= 3
+        frames.append(pd.read_parquet(out)[COLUMNS + ["step", "options"]])
+    pd.testing.assert_frame_equal(frames[0], frames[1])

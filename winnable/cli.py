@@ -142,6 +142,35 @@ solve_batch_command = batch_command(run_batch)
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@option_option
+@click.option("--workers", "-w", type=int, default=None,
+              help="worker processes (default: all cores; not with --scheduler)")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="run on a Dask distributed cluster instead of local processes")
+@click.option("--chunk", type=int, default=None, help="deals per task (default 4)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bar")
+def resolve(files, options, workers, scheduler, chunk, quiet):
+    """Solve the unknown deals of stored runs again with other solver options (e.g.
+    --option budget=10000000) and write the answers into the same files.
+
+    Decided rows are never changed; re-solved rows record the step and the options that
+    produced them (columns step, options), and `winnable summary` reports what each
+    escalation settled.  Interrupted, it resumes when rerun with the same options.
+    """
+    from .resolve import resolve_file
+    opts = parse_options(options)
+    try:
+        for path in files:
+            click.echo(resolve_file(path, opts, workers=workers, scheduler=scheduler,
+                                    chunk=chunk, progress=not quiet).text())
+    except KeyboardInterrupt:
+        click.echo("interrupted: every finished chunk is kept; rerun the same command to resume",
+                   err=True)
+        sys.exit(130)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
 def summary(files, as_csv):
     """Print the summary of saved runs (one block per game, solver and rules)."""
@@ -159,6 +188,12 @@ def summary(files, as_csv):
         click.echo(pd.DataFrame([s.as_row() for s in summaries]).to_csv(index=False), nl=False)
         return
     click.echo("\n\n".join(s.text() for s in summaries))
+    from .resolve import escalation_lines
+    for key, rows in df.groupby(["game", "solver", "variant"], sort=True):
+        lines = escalation_lines(rows)
+        if lines:
+            click.echo(f"\n{key[0]} | {key[1]} | {key[2]}: escalations (winnable resolve)")
+            click.echo("\n".join(lines))
 
 
 @cli.command()

@@ -1,0 +1,113 @@
+"""`winnable resolve`: only unknown rows are solved again, each row records what produced it,
+the file keeps its identity, an interrupted escalation resumes, and bad requests get one-line
+errors."""
+
+import json
+import shutil
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from tests.reference import chinese_ref as ref
+from winnable import resolve as RS
+from winnable.batch import BatchError, parts_dir, read_spec, solve_batch
+from winnable.cli import main
+
+SMALL = {"budget": 300, "strategy": 0}  # a budget small enough to leave deals unknown
+
+
+@pytest.fixture
+def run(tmp_path):
+    out = tmp_path / "run.parquet"
+    solve_batch("chinese", n=24, start=180, options=SMALL, workers=1, out=out, progress=False)
+    return out
+
+
+def test_escalation_solves_only_unknown_rows_and_records_them(run):
+    before = pd.read_parquet(run).set_index("seed")
+    spec = read_spec(run)
+    unknown = before.index[before.outcome == "unknown"]
+    assert len(unknown) >= 5
+    report = RS.resolve_file(run, {"budget": 200_000}, workers=1, progress=False)
+    after = pd.read_parquet(run).set_index("seed")
+    assert read_spec(run) == spec and len(after) == len(before)
+    decided = before.index[before.outcome != "unknown"]
+    for column in ("outcome", "score", "moves", "nodes"):
+        assert (after.loc[decided, column] == before.loc[decided, column]).all()
+    assert (after.loc[decided, "step"] == 0).all() and (after.loc[decided, "options"] == "").all()
+    again = after.loc[unknown]
+    assert (again.step == 1).all() and (again.options == "budget=200000").all()
+    assert report.tried == len(unknown) and report.settled == int((again.outcome != "unknown").sum())
+    assert report.settled >= 3
+    for seed, row in again[again.outcome == "win"].iterrows():
+        assert ref.replay(row.deal.split(), row.moves.split()) == 52
+    history = RS.escalations(run)
+    assert history == [{"step": 1, "options": {"budget": 200000}, "tried": report.tried,
+                        "settled": report.settled, "wins": report.wins,
+                        "losses": report.losses}]
+    # The same options again find nothing to do; a larger budget tries what is left.
+    assert RS.resolve_file(run, {"budget": 200_000}, workers=1, progress=False).tried == 0
+    left = int((after.outcome == "unknown").sum())
+    third = RS.resolve_file(run, {"budget": 400_000}, workers=1, progress=False)
+    assert third.tried == left and third.step == 2
+
+
+def test_an_interrupted_escalation_resumes_and_another_is_refused(run, tmp_path):
+    copy = tmp_path / "copy.parquet"
+    shutil.copy(run, copy)
+    expected = RS.resolve_file(copy, {"budget": 100_000}, workers=1, progress=False)
+    # Interrupt after one chunk: the chunk's part stays in <file>.resolve/.
+    work = RS.resolve_dir(run)
+    unknown = sorted(pd.read_parquet(run).query("outcome == 'unknown'").seed)
+    spec = json.loads((read_spec(run)).to_json())
+    spec["options"]["budget"] = 100_000
+    from winnable.batch import RunSpec
+    wanted = RunSpec.from_json(json.dumps(spec))
+    work.mkdir()
+    (work / "run.json").write_text(json.dumps({"options": {"budget": 100_000},
+                                               "spec": json.loads(wanted.to_json())}))
+    RS._solve_and_store(wanted.to_json(), unknown[:2], str(work))
+    with pytest.raises(BatchError, match="unfinished escalation with budget=100000"):
+        RS.resolve_file(run, {"budget": 50_000}, workers=1, progress=False)
+    resumed = RS.resolve_file(run, {"budget": 100_000}, workers=2, chunk=1, progress=False)
+    assert not work.exists()
+    assert (resumed.tried, resumed.settled, resumed.wins) == (expected.tried, expected.settled,
+                                                              expected.wins)
+    a = pd.read_parquet(run).set_index("seed")
+    b = pd.read_parquet(copy).set_index("seed")
+    assert (a.outcome == b.outcome).all() and (a.step == b.step).all()
+
+
+def test_bad_requests_are_refused(run, tmp_path):
+    with pytest.raises(BatchError, match="give the options"):
+        RS.resolve_file(run, {}, progress=False)
+    with pytest.raises(BatchError, match="no option rollouts"):
+        RS.resolve_file(run, {"rollouts": 3}, progress=False)
+    with pytest.raises(BatchError, match="the run's own options"):
+        RS.resolve_file(run, {"budget": 300}, progress=False)
+    with pytest.raises(BatchError, match="no such file"):
+        RS.resolve_file(tmp_path / "none.parquet", {"budget": 1000}, progress=False)
+    stray = tmp_path / "stray.parquet"
+    pd.DataFrame({"x": [1]}).to_parquet(stray)
+    with pytest.raises(BatchError, match="not a winnable run file"):
+        RS.resolve_file(stray, {"budget": 1000}, progress=False)
+
+
+def test_cli_resolve_and_summary(run, capsys, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["winnable", "resolve", str(run), "--option",
+                                     "budget=100000", "-q", "--workers", "1"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "step 1 (budget=100000)" in out
+    monkeypatch.setattr("sys.argv", ["winnable", "summary", str(run)])
+    with pytest.raises(SystemExit):
+        main()
+    out = capsys.readouterr().out
+    assert "escalation 1 (budget=100000):" in out and "still unknown" in out
+    monkeypatch.setattr("sys.argv", ["winnable", "resolve", str(run), "-q"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 2 and "error: give the options" in capsys.readouterr().err
