@@ -67,7 +67,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import inline_kernel, kernel
 from ..rules import chinese as R
 from . import chinese_position as P
 from .chinese_losses import dead_end, twin
@@ -103,6 +103,9 @@ class Workspace(NamedTuple):
     nxt: np.ndarray           # int64[MAX_DEPTH]
     slot: np.ndarray          # int64[MAX_DEPTH]: table slot of each node on the line
     leaning: np.ndarray       # bool[MAX_DEPTH]: the node's result leans on the current line
+    rest: np.ndarray          # bool[MAX_DEPTH]: the node's other class members are still to come
+    first: np.ndarray         # int64[MAX_DEPTH, MAX_MOVES]: the class moves of the node's position
+    first_count: np.ndarray   # int64[MAX_DEPTH, 2]: its successors and class moves
     mem_path: np.ndarray      # int64[MAX_DEPTH, MAX_MEMBERS, MAX_PATH]: how to reach a member
     mem_len: np.ndarray       # int64[MAX_DEPTH, MAX_MEMBERS]
     mem_key: np.ndarray       # uint64[MAX_MEMBERS, 2]
@@ -123,7 +126,8 @@ def new_workspace() -> Workspace:
     return Workspace(
         z((MAX_DEPTH, MAX_SUCCESSORS), np.int64), z((MAX_DEPTH, MAX_SUCCESSORS), np.int64),
         z(MAX_SUCCESSORS, np.int64), z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.int64),
-        z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_),
+        z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_),
+        z((MAX_DEPTH, MAX_MOVES), np.int64), z((MAX_DEPTH, 2), np.int64),
         z((MAX_DEPTH, MAX_MEMBERS, MAX_PATH), np.int64), z((MAX_DEPTH, MAX_MEMBERS), np.int64),
         z((MAX_MEMBERS, 2), np.uint64), z(MAX_MEMBERS, np.int64), z(MOVE_NAMES, np.uint64),
         z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
@@ -356,13 +360,13 @@ def is_reversible(pos, move, easy):
     return built(pos, p, h) and (easy or not target_empty)
 
 
-@kernel
+@inline_kernel
 def _canonical_parent(pos, p, h, sequence_blocks):
     """The pile of the card the block of pile p from height h is built on in the canonical
     form, or -1 to leave it (see ``normalise``)."""
     x = pos.cards[p, h]
     if h > 0:
-        if not R.builds_on(x, pos.cards[p, h - 1]):
+        if h <= pos.down[p] or not R.builds_on(x, pos.cards[p, h - 1]):
             return -1
         limit = pos.cards[p, h - 1]
     else:
@@ -384,29 +388,79 @@ def _canonical_parent(pos, p, h, sequence_blocks):
     return best
 
 
+@inline_kernel
+def _flip(pos, p, h, sequence_blocks, played, tokens, n):
+    """If the block of pile p from height h is not on its canonical parent, move it there
+    (appended to ``played``).  Returns (new length of ``played``, piles touched as a mask)."""
+    q = _canonical_parent(pos, p, h, sequence_blocks)
+    if q < 0:
+        return n, 0
+    move = R.encode(R.TABLEAU, p, q, pos.length[p] - h)
+    tokens[n] = P.play(pos, move)
+    played[n] = move
+    return n + 1, (1 << p) | (1 << q)
+
+
 @kernel
-def normalise(pos, easy, sequence_blocks, played, tokens, n):
+def _moved_piles(played, start, n):
+    mask = 0
+    for i in range(start, n):
+        m = played[i]
+        mask |= 1 << ((m >> 16) & 255)
+        if (m >> 24) & 255 == R.TABLEAU:
+            mask |= 1 << ((m >> 8) & 255)
+        elif (m >> 24) & 255 == R.STOCK:
+            mask |= 7
+    return mask
+
+
+@kernel
+def normalise(pos, easy, sequence_blocks, played, tokens, n, start=-1):
     """Bring the position to the canonical form of its class by class moves: a block built on
     card a whose twin b is a top of another pile goes onto b when b has the smaller card id; in
     easy mode a whole pile whose bottom card builds on a top of another pile goes onto it (the
     one of smaller id).  Each move lowers the number of nonempty piles, or keeps it and lowers
     the sum of the ids of the cards that blocks are built on, so this ends.  The moves are
-    appended to ``played`` (tokens in ``tokens``) from index n; returns the new length."""
-    changed = True
-    while changed:
-        changed = False
+    appended to ``played`` (tokens in ``tokens``) from index n; returns the new length.
+
+    ``start`` >= 0 says that the position was canonical before the moves ``played[start:n]``:
+    then only what they changed is looked at (a block in a pile they touched; the block on the
+    twin of a top of such a pile; in easy mode a pile whose bottom card builds on such a top),
+    which finds every block off its canonical parent, since any other was off it before."""
+    dirty = 127 if start < 0 else _moved_piles(played, start, n)
+    while dirty:
+        piles = dirty
+        dirty = 0
         for p in range(R.PILES):
+            if piles >> p & 1 == 0:
+                continue
             h = 0 if easy and pos.down[p] == 0 else pos.down[p] + 1
-            while h < pos.length[p]:
-                q = _canonical_parent(pos, p, h, sequence_blocks)
-                if q >= 0:
-                    move = R.encode(R.TABLEAU, p, q, pos.length[p] - h)
-                    tokens[n] = P.play(pos, move)
-                    played[n] = move
-                    n += 1
-                    changed = True
-                    break
+            while h < pos.length[p] and dirty == 0:
+                n, dirty = _flip(pos, p, h, sequence_blocks, played, tokens, n)
                 h += 1
+            if dirty:
+                break
+            if pos.length[p] == 0:
+                continue
+            t = pos.cards[p, pos.length[p] - 1]
+            at = pos.where[twin(t)]
+            if at >= 0 and at % CAP + 1 < pos.length[at // CAP]:
+                n, dirty = _flip(pos, at // CAP, at % CAP + 1, sequence_blocks, played, tokens,
+                                 n)
+                if dirty:
+                    break
+            if easy:
+                for k in range(2):
+                    w = builder(t, k)
+                    if w >= 0 and pos.where[w] >= 0 and pos.where[w] % CAP == 0:
+                        n, dirty = _flip(pos, pos.where[w] // CAP, 0, sequence_blocks, played,
+                                         tokens, n)
+                        if dirty:
+                            break
+                if dirty:
+                    break
+        if dirty:
+            dirty |= piles  # what was left unlooked at in this round
     return n
 
 
@@ -503,15 +557,44 @@ def _sort_successors(ws, depth, count):
 
 
 @kernel
-def expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
-    """The successors (member, move) of the node of ``pos``, sorted best first; returns their
-    count.  ``n`` is the length of ``ws.played`` (members are reached by playing and taking
-    back moves after it).
+def expand(pos, easy, sequence_blocks, rules, ws, depth, jitter):
+    """The first successors of the node of ``pos``: the moves of ``pos`` itself that are not
+    class moves (all of them without reduction 4), or, with reduction 1, a safe move to
+    foundation alone.  Sets ``ws.rest[depth]`` when the node's class has other members, whose
+    moves ``expand_rest`` gives once these are searched (a win is usually found before).
+    Returns the count, successors sorted best first."""
+    k = all_moves(pos, easy, sequence_blocks, rules, ws.moves)
+    ws.mem_len[depth, 0] = 0
+    count = 0
+    reversible = 0
+    for j in range(k):
+        move = ws.moves[j]
+        if rules & SAFE_UP and safe_up(pos, move):
+            ws.succ_move[depth, 0] = move
+            ws.succ_member[depth, 0] = 0
+            ws.rest[depth] = False
+            return 1
+        if rules & CLASSES and is_reversible(pos, move, easy):
+            ws.first[depth, reversible] = move
+            reversible += 1
+        else:
+            count = _add_successor(pos, ws, depth, count, 0, move, jitter)
+    ws.rest[depth] = reversible > 0
+    ws.first_count[depth, 0] = count
+    ws.first_count[depth, 1] = reversible
+    _sort_successors(ws, depth, count)
+    return count
 
-    With reduction 4 the members of the class (``pos`` and every position reached from it by
-    class moves) are enumerated breadth first, and every move of each member that is not a class
-    move is a successor; without it the node is ``pos`` alone and every move is one.  With
-    reduction 1 a safe move to foundation in any member is the only successor.
+
+@kernel
+def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
+    """The other successors of the node of ``pos`` (reduction 4), after those of ``expand``:
+    the members of the class (``pos`` and every position reached from it by class moves) are
+    enumerated breadth first, and every move of a member other than ``pos`` that is not a class
+    move is a successor (member, move), unless merged by reduction 5; with reduction 1, a safe
+    move to foundation in a member is the only one.  ``n`` is the length of ``ws.played``
+    (members are reached by playing and taking back moves after it).  Returns the count, sorted
+    best first.
 
     Reduction 5: a move m legal both in a member M' and in a member M met before it with
     M' = r(M) for a class move r is kept in M only; m(M') is then r(m(M)) (r is legal in m(M)),
@@ -537,23 +620,6 @@ def expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
     class a member's move reaches.
     """
     count = 0
-    k = all_moves(pos, easy, sequence_blocks, rules, ws.moves)
-    single = True
-    for j in range(k):
-        move = ws.moves[j]
-        if rules & SAFE_UP and safe_up(pos, move):
-            ws.succ_move[depth, 0] = move
-            ws.succ_member[depth, 0] = 0
-            ws.mem_len[depth, 0] = 0
-            return 1
-        if rules & CLASSES and is_reversible(pos, move, easy):
-            single = False
-    ws.mem_len[depth, 0] = 0
-    if single:
-        for j in range(k):
-            count = _add_successor(pos, ws, depth, count, 0, ws.moves[j], jitter)
-        _sort_successors(ws, depth, count)
-        return count
     stamp = ws.expansions[0] + 1
     ws.expansions[0] = stamp
     members = 1
@@ -564,7 +630,16 @@ def expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
     while i < members:
         top = _play_path(pos, ws.mem_path[depth, i], ws.mem_len[depth, i], ws.played,
                          ws.tokens, n)
-        if i > 0:
+        if i == 0:
+            # The moves ``expand`` found, still in this node's buffers.
+            k = 0
+            for j in range(ws.first_count[depth, 0]):
+                ws.moves[k] = ws.succ_move[depth, j]
+                k += 1
+            for j in range(ws.first_count[depth, 1]):
+                ws.moves[k] = ws.first[depth, j]
+                k += 1
+        else:
             k = _member_moves(pos, easy, sequence_blocks, rules, ws.mem_freed[i], ws.moves)
         # Pass 1: class moves, which find the members next to this one.
         near = np.uint64(0)
@@ -599,13 +674,14 @@ def expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 ws.moves[j] = move | TRUNCATED
             elif m < i:
                 near |= np.uint64(1) << np.uint64(m)
-        # Pass 2: the other moves, unless legal in a member next to this one met before.
+        # Pass 2: the other moves (those of ``pos`` itself were given by ``expand``), unless
+        # legal in a member next to this one met before.
         bit = np.uint64(1) << np.uint64(i)
         for j in range(k):
             move = ws.moves[j]
-            if move & TRUNCATED:
-                move &= 0xFFFFFFFF
-            elif is_reversible(pos, move, easy):
+            truncated = move & TRUNCATED != 0
+            move &= 0xFFFFFFFF
+            if not truncated and is_reversible(pos, move, easy):
                 continue
             if rules & MERGE:
                 name = card_move(pos, move)
@@ -617,7 +693,8 @@ def expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                     ws.marks[name] |= bit
                     if earlier != 0:
                         continue
-            count = _add_successor(pos, ws, depth, count, i, move, jitter)
+            if i > 0 or truncated:
+                count = _add_successor(pos, ws, depth, count, i, move, jitter)
         _unplay_to(pos, ws.played, ws.tokens, top, n)
         i += 1
     _sort_successors(ws, depth, count)
@@ -654,7 +731,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     ws.slot[0] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first, stamp)
     ws.leaning[0] = False
     ws.segment[0] = n
-    ws.count[0] = expand(pos, easy, sequence_blocks, rules, ws, 0, n, jitter)
+    ws.count[0] = expand(pos, easy, sequence_blocks, rules, ws, 0, jitter)
     ws.nxt[0] = 0
     best = pos.misc[1]
     nodes = 0
@@ -687,7 +764,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                     length = n
                     break
             if classes:
-                n = normalise(pos, easy, sequence_blocks, ws.played, ws.tokens, n)
+                n = normalise(pos, easy, sequence_blocks, ws.played, ws.tokens, n, start)
             seen = tt_find(keys, stamps, pos.key[0], pos.key[1], deal_first, stamp)
             skip = False
             if seen >= 0:
@@ -712,7 +789,12 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                                       stamp)
             ws.leaning[depth] = False
             ws.nxt[depth] = 0
-            ws.count[depth] = expand(pos, easy, sequence_blocks, rules, ws, depth, n, jitter)
+            ws.count[depth] = expand(pos, easy, sequence_blocks, rules, ws, depth, jitter)
+        elif ws.rest[depth]:
+            ws.rest[depth] = False
+            ws.nxt[depth] = 0
+            ws.count[depth] = expand_rest(pos, easy, sequence_blocks, rules, ws, depth,
+                                          ws.segment[depth], jitter)
         else:
             s = ws.slot[depth]
             if s >= 0:
