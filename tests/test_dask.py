@@ -58,9 +58,14 @@ class Cluster:
                                          "--no-dashboard", "--scheduler-file", str(file)],
                                  tmp / "scheduler.log"))
         deadline = time.time() + 60
-        while not file.exists() and time.time() < deadline:
-            time.sleep(0.05)
-        self.address = json.loads(file.read_text())["address"]
+        while True:  # the scheduler may still be writing the file
+            try:
+                self.address = json.loads(file.read_text())["address"]
+                break
+            except (OSError, ValueError, KeyError):
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def add_worker(self) -> subprocess.Popen:
         i = len(self.procs)
@@ -230,7 +235,7 @@ def test_cluster_resolve_equals_local_resolve(cluster, tmp_path):
     """`winnable resolve --scheduler`: the unknown rows of a run solved again on the cluster
     give the same file as a local escalation."""
     from winnable.resolve import resolve_file
-    small = {"budget": 300, "strategy": 0}
+    small = {"budget": 60, "strategy": 0}
     frames = []
     for name in ("local", "cluster"):
         out = tmp_path / f"{name}.parquet"

@@ -14,7 +14,7 @@ from winnable import resolve as RS
 from winnable.batch import BatchError, parts_dir, read_spec, solve_batch
 from winnable.cli import main
 
-SMALL = {"budget": 300, "strategy": 0}  # a budget small enough to leave deals unknown
+SMALL = {"budget": 60, "strategy": 0}  # a budget small enough to leave deals unknown
 
 
 @pytest.fixture
@@ -85,7 +85,7 @@ def test_bad_requests_are_refused(run, tmp_path):
     with pytest.raises(BatchError, match="no option rollouts"):
         RS.resolve_file(run, {"rollouts": 3}, progress=False)
     with pytest.raises(BatchError, match="the run's own options"):
-        RS.resolve_file(run, {"budget": 300}, progress=False)
+        RS.resolve_file(run, {"budget": 60}, progress=False)
     with pytest.raises(BatchError, match="no such file"):
         RS.resolve_file(tmp_path / "none.parquet", {"budget": 1000}, progress=False)
     stray = tmp_path / "stray.parquet"

@@ -98,7 +98,7 @@ from .. import shuffle
 from ..rules import chinese as R
 from . import chinese_position as P
 from . import chinese_search as CS
-from .table import LOSS, WIN, TranspositionTable
+from .table import LOSS, WIN, TranspositionTable, mix64, remember
 
 STRATEGY, SAMPLING, RANDOM = 0, 1, 2
 PLAYERS = {"strategy": STRATEGY, "sampling": SAMPLING, "random": RANDOM}
@@ -156,13 +156,6 @@ def new_view(deal):
 
 
 @njit(cache=True)
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * shuffle.MIX1
-    z = (z ^ (z >> np.uint64(27))) * shuffle.MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
 def view_key(view):
     """64-bit key of the visible layout, blind to the order of interchangeable piles (4-7, and
     all once the stock is dealt), so moving a whole pile into a space makes no new position.
@@ -173,9 +166,9 @@ def view_key(view):
     for p in range(R.PILES):
         h = np.uint64(vd[p] + 1) * shuffle.GOLDEN
         for i in range(vd[p], vl[p]):
-            h = _mix(h ^ np.uint64(vc[p, i] + 1))
+            h = mix64(h ^ np.uint64(vc[p, i] + 1))
         named = vm[0] == 0 and p < 3
-        key += _mix(h ^ (np.uint64(p + 1 if named else 0) * shuffle.MIX1))
+        key += mix64(h ^ (np.uint64(p + 1 if named else 0) * shuffle.MIX1))
     return key
 
 
@@ -323,22 +316,6 @@ def _plan_moves(view, cfg, out):
 
 
 @njit(cache=True)
-def _remember(table, key):
-    """Insert the key; False if it was there already (or the table is full)."""
-    key = key | np.uint64(1)  # 0 marks an empty slot
-    mask = table.shape[0] - 1
-    j = np.int64(key & np.uint64(mask))
-    for _ in range(table.shape[0]):
-        if table[j] == key:
-            return False
-        if table[j] == 0:
-            table[j] = key
-            return True
-        j = (j + 1) & mask
-    return False
-
-
-@njit(cache=True)
 def plan(view, cfg, visited, nvisited, scratch):
     """The first move of a shortest sequence of at most cfg[LOOKAHEAD] moves that show no card,
     after which a move of kind TURN_UP or EVEN exists (iterative deepening over the view, at
@@ -353,7 +330,7 @@ def plan(view, cfg, visited, nvisited, scratch):
     nodes = 0
     for limit in range(1, depth_limit + 1):
         table[:] = 0
-        _remember(table, view_key(view))
+        remember(table, view_key(view))
         depth = 0
         count[0] = _plan_moves(view, cfg, stack[0])
         nxt[0] = 0
@@ -370,7 +347,7 @@ def plan(view, cfg, visited, nvisited, scratch):
             token[depth] = apply(view, move)
             path[depth] = move
             nodes += 1
-            if not _remember(table, view_key(view)):
+            if not remember(table, view_key(view)):
                 undo(view, move, token[depth])
                 continue
             if _goal(view, cfg, scratch):

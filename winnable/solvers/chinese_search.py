@@ -69,6 +69,7 @@ import numpy as np
 
 from ..jit import inline_kernel, kernel
 from ..rules import chinese as R
+from ..shuffle import GOLDEN, MIX1
 from . import chinese_position as P
 from .chinese_losses import dead_end, twin
 from .table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
@@ -90,8 +91,6 @@ TRUNCATED = np.int64(1) << 32  # a class move kept as an ordinary move (the clas
 JITTER_SCALE = 16
 JITTER_RANGE = 48  # a restart's order may swap moves up to three worth points apart
 CAP = P.CAPACITY
-M1 = np.uint64(0xBF58476D1CE4E5B9)
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 class Workspace(NamedTuple):
@@ -330,7 +329,7 @@ def jitter_noise(pos, move, jitter):
         first -= move & 255 if kind == R.TABLEAU else 1
     elif kind == R.TABLEAU and (move >> 8) & 255 == 0:
         first += move & 255
-    noise = mix64(np.uint64(move & 0xFFFFFFFF) * GOLDEN + np.uint64(jitter) * M1
+    noise = mix64(np.uint64(move & 0xFFFFFFFF) * GOLDEN + np.uint64(jitter) * MIX1
                   + np.uint64(score + 64 * first))
     return np.int64(noise % np.uint64(JITTER_RANGE))
 

@@ -31,12 +31,13 @@ import numpy as np
 
 from ..jit import kernel
 from ..rules import chinese as R
+from ..shuffle import GOLDEN, MIX1
 from . import chinese_position as P
 from . import chinese_search as CS
 from .chinese_losses import occupation_dead_end
 from .table import LOSS, UNKNOWN, WIN, TranspositionTable, mix64
 
-DEFAULT_BUDGET = 100_000
+DEFAULT_BUDGET = 200_000
 DEFAULT_RESTART = 2_000  # nodes per search before restarting in another move order
 DEFAULT_MEMORY_MB = 64
 DEFAULT_WALKS = 300  # random playouts tried on a deal the searches leave unknown
@@ -172,7 +173,7 @@ def random_walks(pos, easy, sequence_blocks, walks, steps, seed, greedy, moves, 
     one of best worth (ties and near ties broken at random), else uniformly.  A won playout is
     a legal winning line.  Returns (won, line length, moves played); a won line is written to
     ``line``."""
-    rng = mix64(np.uint64(seed) * CS.GOLDEN + CS.M1)
+    rng = mix64(np.uint64(seed) * GOLDEN + MIX1)
     nodes = 0
     for walk in range(walks):
         P.redeal(pos)
@@ -183,11 +184,11 @@ def random_walks(pos, easy, sequence_blocks, walks, steps, seed, greedy, moves, 
                     moves[0] = moves[i]
                     k = 1
                     break
-            rng = mix64(rng + CS.GOLDEN)
+            rng = mix64(rng + GOLDEN)
             best_first = np.int64(rng % np.uint64(256)) < greedy
             if best_first:
                 for i in range(k):
-                    rng = mix64(rng + CS.GOLDEN)
+                    rng = mix64(rng + GOLDEN)
                     worth[i] = CS.worth(pos, moves[i]) * CS.JITTER_SCALE + np.int64(
                         rng % np.uint64(CS.JITTER_RANGE))
             played = False
@@ -199,7 +200,7 @@ def random_walks(pos, easy, sequence_blocks, walks, steps, seed, greedy, moves, 
                         if worth[i] > worth[j]:
                             j = i
                 else:
-                    rng = mix64(rng + CS.GOLDEN)
+                    rng = mix64(rng + GOLDEN)
                     j = np.int64(rng % np.uint64(k))
                 move = moves[j]
                 token = P.play(pos, move)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit, kernel
+from ..jit import kernel
 
-from ..shuffle import GOLDEN, MIX1, MIX2
+from ..shuffle import MIX1, MIX2
 
 # Outcome codes shared by the solvers' kernels, and their names in result columns.
 LOSS, WIN, UNKNOWN = 0, 1, 2
@@ -45,6 +45,23 @@ def mix64(z):
     z = (z ^ (z >> np.uint64(30))) * MIX1
     z = (z ^ (z >> np.uint64(27))) * MIX2
     return z ^ (z >> np.uint64(31))
+
+
+@kernel
+def remember(table, key):
+    """A set of 64-bit keys in an open-addressing array (0 marks an empty slot; the caller
+    clears it): insert the key, and return False if it was there already or the set is full."""
+    key = key | np.uint64(1)
+    mask = table.shape[0] - 1
+    j = np.int64(key & np.uint64(mask))
+    for _ in range(table.shape[0]):
+        if table[j] == key:
+            return False
+        if table[j] == 0:
+            table[j] = key
+            return True
+        j = (j + 1) & mask
+    return False
 
 
 def entries_for(memory_mb: float, entry_bytes: int, minimum: int = 1 << 10) -> int:
@@ -165,5 +182,3 @@ def tt_set_state(keys, stamps, slot, state, stamp):
     stamps[slot] = stamp
 
 
-# The golden ratio constant, re-exported for kernels that step a splitmix stream by hand.
-STEP = GOLDEN
