@@ -64,6 +64,7 @@ class Cluster:
                 break
             except (OSError, ValueError, KeyError):
                 if time.time() > deadline:
+                    self.close()  # leave no scheduler behind
                     raise
                 time.sleep(0.05)
 
