@@ -432,7 +432,8 @@ def test_loss_tests_never_fire_on_a_winning_line():
             assert not CS.lost_at_sight(pos, False, status), (seed, move)
             if checked % 4 == 0:
                 assert not L.occupation_dead_end(pos.cards, pos.length, pos.down, pos.found,
-                                                 pos.misc, deal, False, status, occupant)
+                                                 pos.misc, deal, pos.where, False, status,
+                                                 occupant)
             state = (pos.cards, pos.length, pos.down, pos.found, pos.misc)
             code = next(m for m in _legal(state) if R.format_move(int(m)) == move)
             P.play(pos, int(code))
@@ -454,7 +455,7 @@ def _occupation_positions(rng, cards_left, beyond_only, wanted, budget, easy=Fal
         pos = reduced_position(rng, cards_left + i % 3 - 1)
         start = position_view(pos)
         if not L.occupation_dead_end(pos.cards, pos.length, pos.down, pos.found, pos.misc,
-                                     pos.deal, easy, status, occupant):
+                                     pos.deal, pos.where, easy, status, occupant):
             continue
         assert position_view(pos) == start
         missed = not CS.lost_at_sight(pos, easy, status)

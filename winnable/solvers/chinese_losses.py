@@ -26,21 +26,6 @@ EXPOSED, FACE_UP, UP, LEFT = 1, 2, 4, 8  # what dead_end may derive of a card
 
 
 @kernel
-def _can_take(cards, length, status, p, h, t):
-    """May card t ever be a top that the card at height h of pile p can go onto?  A t lying
-    above it in the same pile must first be parted from it: some card between them (t
-    included) must leave the card under it, taking t along in its block or leaving t."""
-    if status[t] & EXPOSED == 0:
-        return False
-    parted = False
-    for i in range(h + 1, length[p]):
-        parted = parted or status[cards[p, i]] & LEFT != 0
-        if cards[p, i] == t:
-            return parted
-    return True
-
-
-@kernel
 def _can_take_at(cards, where, status, p, h, t):
     """May card t ever be a top that the card at height h of pile p can go onto?  A t lying
     above it in the same pile must first be parted from it: some card between them (t
@@ -57,33 +42,21 @@ def _can_take_at(cards, where, status, p, h, t):
 
 
 @kernel
-def dead_end(cards, length, down, found, misc, deal, where, easy, status):
-    """True if some card can provably never reach its foundation (so the position is lost).
+def _fixpoint(cards, length, down, found, misc, deal, where, easy, status, held_p, held_h,
+              occupant):
+    """The least fixpoint of ``dead_end``, with two additions used by
+    ``occupation_dead_end``:
 
-    A least fixpoint of necessary conditions, over the position as it stands (``status`` is a
-    work array of 52 entries).  Each condition names events that must happen before the event
-    it guards, so every event of any actual continuation is derived here (induction on time),
-    and a card never derived ``up`` never reaches its foundation:
+    * the card at height ``held_h`` of pile ``held_p`` (if ``held_p`` >= 0) never leaves the
+      card under it (so the fixpoint holds every event that can happen before it first does);
+    * ``occupant[2 t + k]`` (k = 0, 1; -1 if none) are cards y known to sit on t at some moment
+      before t goes up: up(t) then also needs that y can leave t (up(y), the other card t' of
+      t's rank and colour exposed, or a space and y a king or easy mode).
 
-    * exposed(c): c becomes the top of a pile.  True for tops and for stock cards (they land on
-      top); otherwise the card y now directly on c must leave it first (no card can be put on
-      c before c is a top), so exposed(c) needs leaves(y).
-    * leaves(y): y is taken off the card under it: y must be face up (face up now, or exposed
-      since) and go to its foundation (up(y)), or onto a card one rank higher of the other
-      colour that is a top at the time (exposed), or into a space (a king, any card in easy
-      mode) once a space can exist.
-    * up(c): c reaches its foundation: exposed(c), and up of the card below it in its suit.
-    * space: some pile empties: its bottom card leaves (to the foundation or onto a higher
-      card; a space cannot be used before the first one exists).
-    * A card t lying above y in y's own pile can take y only after some card between them (t
-      included) has left the card under it (t may travel in a block it does not start).
-    Cards on the foundations count as up and are never exposed (they can take no card).
-
-    ``where`` holds the card places (a search ``Position``'s).  The order in which the facts are
-    derived does not change the fixpoint; piles are swept top card first, so that a card leaving
-    exposes the one under it in the same sweep, and the sweeps stop as soon as every card can go
-    up.
-    """
+    Fills ``status``; returns (every card may go up, a space can arise).  The order in which
+    facts are derived does not change the fixpoint: piles are swept top card first, so that a
+    card leaving exposes the one under it in the same sweep, and the sweeps stop as soon as
+    every card can go up."""
     for c in range(R.N_CARDS):
         status[c] = 0
     up = 0
@@ -109,7 +82,7 @@ def dead_end(cards, length, down, found, misc, deal, where, easy, status):
             for h in range(length[p] - 1, -1, -1):
                 # leaves(y), for y on a card (h > 0) or at the bottom of its pile (h == 0).
                 y = cards[p, h]
-                if status[y] & FACE_UP == 0:
+                if status[y] & FACE_UP == 0 or (p == held_p and h == held_h):
                     continue
                 if (status[cards[p, h - 1]] & EXPOSED != 0) if h > 0 else space:
                     continue  # nothing new to learn from y
@@ -135,101 +108,60 @@ def dead_end(cards, length, down, found, misc, deal, where, easy, status):
                 c = s * 13 + r
                 if status[c] & UP:
                     continue
-                if status[c] & EXPOSED and (r == 0 or status[c - 1] & UP):
-                    status[c] |= UP
-                    up += 1
-                    changed = True
-                else:
+                if status[c] & EXPOSED == 0 or (r > 0 and status[c - 1] & UP == 0):
                     break
+                free = True
+                for k in range(2):
+                    y = occupant[2 * c + k]
+                    if y >= 0 and not (status[y] & UP or status[twin(c)] & EXPOSED
+                                       or (space and (easy or R.rank(y) == R.KING))):
+                        free = False
+                if not free:
+                    break
+                status[c] |= UP
+                up += 1
+                changed = True
         if up == R.N_CARDS:
-            return False
-    return True
+            return True, space
+    return False, space
 
-@kernel
-def _derive(cards, length, down, found, misc, deal, easy, status, held_p, held_h, occupant):
-    """The fixpoint of ``dead_end``, with two additions used by ``occupation_dead_end``:
 
-    * the card at height ``held_h`` of pile ``held_p`` (if ``held_p`` >= 0) never leaves the
-      card under it (so the fixpoint holds every event that can happen before it first does);
-    * ``occupant[2 t + k]`` (k = 0, 1; -1 if none) are cards y known to sit on t at some moment
-      before t goes up: up(t) then also needs that y can leave t (up(y), the other card t' of
-      t's rank and colour exposed, or a space and y a king or easy mode).
-
-    Fills ``status``; returns True if a space can arise."""
-    for c in range(R.N_CARDS):
-        status[c] = 0
-    for s in range(4):
-        for r in range(found[s]):
-            status[s * 13 + r] = UP
-    space = False
-    for p in range(R.PILES):
-        if length[p] == 0:
-            space = True
-            continue
-        for h in range(down[p], length[p]):
-            status[cards[p, h]] |= FACE_UP
-        status[cards[p, length[p] - 1]] |= EXPOSED
-    if misc[0] == 0:
-        for i in range(R.STOCK_FIRST, R.N_CARDS):
-            status[deal[i]] |= EXPOSED | FACE_UP
-    changed = True
-    while changed:
-        changed = False
-        for p in range(R.PILES):
-            for h in range(length[p]):
-                if p == held_p and h == held_h:
-                    continue
-                y = cards[p, h]
-                if status[y] & FACE_UP == 0:
-                    continue
-                if (status[cards[p, h - 1]] & EXPOSED != 0) if h > 0 else space:
-                    continue
-                leaves = status[y] & UP != 0
-                if not leaves and R.rank(y) < R.KING:
-                    t = (R.rank(y) + 1) + (0 if R.red(y) else 13)
-                    leaves = (_can_take(cards, length, status, p, h, t)
-                              or _can_take(cards, length, status, p, h, twin(t)))
-                if not leaves and h > 0 and space and (easy or R.rank(y) == R.KING):
-                    leaves = True
-                if leaves:
-                    status[y] |= LEFT
-                    if h > 0:
-                        c = cards[p, h - 1]
-                        if status[c] & EXPOSED == 0:
-                            status[c] |= EXPOSED | FACE_UP
-                            changed = True
-                    elif not space:
-                        space = True
-                        changed = True
-        for s in range(4):
-            for r in range(13):
-                c = s * 13 + r
-                if status[c] & UP:
-                    continue
-                if status[c] & EXPOSED and (r == 0 or status[c - 1] & UP):
-                    free = True
-                    for k in range(2):
-                        y = occupant[2 * c + k]
-                        if y >= 0 and not (status[y] & UP
-                                           or status[twin(c)] & EXPOSED
-                                           or (space and (easy or R.rank(y) == R.KING))):
-                            free = False
-                    if not free:
-                        break
-                    status[c] |= UP
-                    changed = True
-                else:
-                    break
-    return space
+NO_OCCUPANTS = np.full(2 * R.N_CARDS, -1, dtype=np.int64)
 
 
 @kernel
-def _lost(cards, length, down, found, misc, deal, easy, status, occupant):
-    _derive(cards, length, down, found, misc, deal, easy, status, -1, -1, occupant)
-    for c in range(R.N_CARDS):
-        if status[c] & UP == 0:
-            return True
-    return False
+def dead_end(cards, length, down, found, misc, deal, where, easy, status):
+    """True if some card can provably never reach its foundation (so the position is lost).
+
+    A least fixpoint of necessary conditions, over the position as it stands (``status`` is a
+    work array of 52 entries).  Each condition names events that must happen before the event
+    it guards, so every event of any actual continuation is derived here (induction on time),
+    and a card never derived ``up`` never reaches its foundation:
+
+    * exposed(c): c becomes the top of a pile.  True for tops and for stock cards (they land on
+      top); otherwise the card y now directly on c must leave it first (no card can be put on
+      c before c is a top), so exposed(c) needs leaves(y).
+    * leaves(y): y is taken off the card under it: y must be face up (face up now, or exposed
+      since) and go to its foundation (up(y)), or onto a card one rank higher of the other
+      colour that is a top at the time (exposed), or into a space (a king, any card in easy
+      mode) once a space can exist.
+    * up(c): c reaches its foundation: exposed(c), and up of the card below it in its suit.
+    * space: some pile empties: its bottom card leaves (to the foundation or onto a higher
+      card; a space cannot be used before the first one exists).
+    * A card t lying above y in y's own pile can take y only after some card between them (t
+      included) has left the card under it (t may travel in a block it does not start).
+    Cards on the foundations count as up and are never exposed (they can take no card).
+
+    ``where`` holds the card places (a search ``Position``'s).
+    """
+    return not _fixpoint(cards, length, down, found, misc, deal, where, easy, status, -1, -1,
+                         NO_OCCUPANTS)[0]
+
+
+@kernel
+def _lost(cards, length, down, found, misc, deal, where, easy, status, occupant):
+    return not _fixpoint(cards, length, down, found, misc, deal, where, easy, status, -1, -1,
+                         occupant)[0]
 
 
 @kernel
@@ -241,7 +173,7 @@ def _occupy(occupant, y, t):
 
 
 @jit
-def occupation_dead_end(cards, length, down, found, misc, deal, easy, status, occupant,
+def occupation_dead_end(cards, length, down, found, misc, deal, where, easy, status, occupant,
                         probe=True):
     """True if the position is provably lost: ``dead_end`` made aware that a card put on
     another covers it.  Costlier (up to three fixpoints per card lying on a card, repeated while
@@ -251,7 +183,7 @@ def occupation_dead_end(cards, length, down, found, misc, deal, easy, status, oc
     ``dead_end`` is monotone: it cannot see that a card y put on t (one rank higher, other
     colour) blocks t until y leaves again.  Facts of the form "in every winning line, y sits
     on t at some moment before t goes to its foundation" (an occupation (y, t)) are derived as
-    follows, and each one adds a premise to up(t) in the fixpoint (``_derive``).
+    follows, and each one adds a premise to up(t) in the fixpoint (``_fixpoint``).
 
     (a) Held card.  Let y lie on a card c (height >= 1).  In a win c goes up, so it becomes a
         top, so y is taken off c at some first moment D (to its foundation, or with the cards
@@ -262,7 +194,7 @@ def occupation_dead_end(cards, length, down, found, misc, deal, easy, status, oc
         fixpoint derives it, a contradiction.  At D, y goes up (then up(y) is derived, as
         exposed(y) and up of its predecessor happened before D), or onto a card it builds on
         (one of t, t', the two cards one rank higher of the other colour), which is a top just
-        before D (``_can_take`` holds, by the argument in ``dead_end``), or into a space (easy
+        before D (``_can_take_at`` holds, by the argument in ``dead_end``), or into a space (easy
         mode only: a king builds on nothing and is skipped).  So if that fixpoint derives none
         of them, the position is lost; if it derives only t, then in every win y is put on t at
         D, while t is still on the tableau: an occupation (y, t).
@@ -291,22 +223,22 @@ def occupation_dead_end(cards, length, down, found, misc, deal, easy, status, oc
     changed = True
     while changed:
         changed = False
-        if _lost(cards, length, down, found, misc, deal, easy, status, occupant):
+        if _lost(cards, length, down, found, misc, deal, where, easy, status, occupant):
             return True
         for p in range(R.PILES):
             for h in range(1, length[p]):
                 y = cards[p, h]
                 if R.rank(y) == R.KING or placed[y]:
                     continue
-                space = _derive(cards, length, down, found, misc, deal, easy, status, p, h,
-                                occupant)
+                space = _fixpoint(cards, length, down, found, misc, deal, where, easy, status,
+                                  p, h, occupant)[1]
                 if status[y] & UP:
                     continue  # y may go up first
                 if space and easy:
                     continue
                 t = (R.rank(y) + 1) + (0 if R.red(y) else 13)
-                a = _can_take(cards, length, status, p, h, t)
-                b = _can_take(cards, length, status, p, h, twin(t))
+                a = _can_take_at(cards, where, status, p, h, t)
+                b = _can_take_at(cards, where, status, p, h, twin(t))
                 if not a and not b:
                     return True  # y can never leave the card under it
                 if a and b:
@@ -314,10 +246,12 @@ def occupation_dead_end(cards, length, down, found, misc, deal, easy, status, oc
                         continue
                     trial[:] = occupant
                     _occupy(trial, y, t)
-                    a = not _lost(cards, length, down, found, misc, deal, easy, status, trial)
+                    a = not _lost(cards, length, down, found, misc, deal, where, easy, status,
+                                  trial)
                     trial[:] = occupant
                     _occupy(trial, y, twin(t))
-                    b = not _lost(cards, length, down, found, misc, deal, easy, status, trial)
+                    b = not _lost(cards, length, down, found, misc, deal, where, easy, status,
+                                  trial)
                     if not a and not b:
                         return True
                     if a and b:

@@ -126,8 +126,10 @@ class Thoughtful:
         spent += nodes
         if outcome != UNKNOWN:
             return outcome, score, spent, line
+        start = P.new_position(deal)
         if s.prune and s.occupation and occupation_dead_end(
-                *R.new_state(deal), deal, self.easy, self.status, self.occupant):
+                start.cards, start.length, start.down, start.found, start.misc, deal,
+                start.where, self.easy, self.status, self.occupant):
             return LOSS, score, spent, line[:0]
         if s.strategy:
             won = self.strategy_win(deal)
