@@ -1,0 +1,68 @@
+"""The escalation ladder of Chinese Solitaire's strict thoughtful run: the unknown deals among
+the first --n (default 10,000) deals of experiments/chinese.py's run, solved again by `winnable
+resolve` with larger and larger budgets (--budgets), in a copy of those rows (the run itself
+keeps its default-budget answers).  Writes results/chinese/ladder.{csv,md}: the deals still
+unknown after each budget, with what each step settled and its CPU time."""
+
+import argparse
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from chinese import DEALS
+from common import ROOT
+from winnable.batch import RunSpec, run_file, write_atomic
+from winnable.report import markdown
+from winnable.resolve import resolve_file
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--n", type=int, default=10_000, help="deals of the run's start to escalate")
+    parser.add_argument("--budgets", default="1000000,4000000",
+                        help="the budgets of the steps, comma-separated")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    parser.add_argument("--results-dir", default=str(ROOT / "results"))
+    args = parser.parse_args()
+    source = run_file(RunSpec.make("chinese", None, "thoughtful"), DEALS, args.runs_dir)
+    if not source.exists():
+        raise SystemExit(f"{source} is missing: run experiments/chinese.py first")
+    ladder = Path(args.runs_dir) / f"chinese_thoughtful_ladder_n{args.n}.parquet"
+    if not ladder.exists():
+        rows = pq.read_table(source, filters=[("seed", "<=", args.n)])
+        if rows.num_rows != args.n:
+            raise SystemExit(f"{source} holds {rows.num_rows} of deals 1-{args.n}")
+        write_atomic(rows, ladder)
+    start = pd.read_parquet(ladder)
+    lines = [{"step": 0, "budget": dict(RunSpec.make("chinese", None, "thoughtful").options)[
+        "budget"], "tried": "", "wins": "", "losses": "",
+        "unknown left": int((start.outcome == "unknown").sum()), "CPU s": ""}]
+    for budget in (int(b) for b in args.budgets.split(",")):
+        wall = time.perf_counter()
+        report = resolve_file(ladder, {"budget": budget}, workers=args.workers)
+        print(report.text(), f"({time.perf_counter() - wall:.0f} s wall)", flush=True)
+        frame = pd.read_parquet(ladder)
+        lines.append({"step": report.step, "budget": budget, "tried": report.tried,
+                      "wins": report.wins, "losses": report.losses,
+                      "unknown left": int((frame.outcome == "unknown").sum()),
+                      "CPU s": round(frame[frame.options == f"budget={budget}"].seconds.sum())})
+    table = pd.DataFrame(lines)
+    out = Path(args.results_dir) / "chinese/ladder"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out.with_suffix(".csv"), index=False)
+    title = (f"# Chinese Solitaire, strict: unknown deals of deals 1-{args.n:,} after each "
+             "budget\n\n")
+    notes = ("\nStep 0 is the default run (`python experiments/chinese.py`); each later step is "
+             f"`winnable resolve` of the deals still unknown with the budget shown, made by "
+             f"`python experiments/chinese_resolve.py --n {args.n} --budgets {args.budgets}`. "
+             "CPU s: the solver seconds of the deals that step tried.\n")
+    out.with_suffix(".md").write_text(title + markdown(table, {c: c for c in table.columns})
+                                      + notes)
+    print(table.to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()
