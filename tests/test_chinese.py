@@ -25,7 +25,7 @@ WORKSPACE = CS.new_workspace()
 def engine_view(cards, length, down, found, misc, deal):
     piles = tuple(tuple((CODES[cards[p, h]], bool(h >= down[p])) for h in range(length[p]))
                   for p in range(R.PILES))
-    stock = () if misc[0] else tuple(CODES[c] for c in deal[R.STOCK_FIRST:])
+    stock = () if misc[R.STOCK_DEALT] else tuple(CODES[c] for c in deal[R.STOCK_FIRST:])
     return ref.State(piles=piles, foundations=tuple(int(f) for f in found), stock=stock)
 
 
@@ -100,7 +100,7 @@ def test_search_moves_are_the_legal_moves_and_fingerprints_follow_play(easy, blo
             assert (fresh.key == pos.key).all() and (fresh.where == pos.where).all()
             assert (fresh.pile_hash == pos.pile_hash).all()
             # Renaming interchangeable piles keeps the key.
-            named = P.NAMED_BEFORE_STOCK if pos.misc[0] == 0 else 0
+            named = P.NAMED_BEFORE_STOCK if pos.misc[R.STOCK_DEALT] == 0 else 0
             order = list(range(named)) + rng.sample(range(named, R.PILES), R.PILES - named)
             shuffled = _copy(pos)
             for p, q in enumerate(order):
@@ -181,7 +181,7 @@ def reduced_position(rng, cards_left):
         if length[p] and down[p] == length[p]:
             down[p] -= 1
     found[:] = on_foundation
-    misc[1] = sum(on_foundation)
+    misc[R.SCORE] = sum(on_foundation)
     return P.from_state(cards, length, down, found, misc, deal)
 
 

@@ -83,7 +83,7 @@ def test_view_shows_nothing_hidden_and_unseen_cards_are_the_hidden_ones():
             vc, vl, vd, vf, vm, blind = view
             assert (blind == NP.HIDDEN).all()
             hidden = [int(cards[p, h]) for p in range(R.PILES) for h in range(down[p])]
-            hidden += [] if misc[0] else [int(c) for c in deal[R.STOCK_FIRST:]]
+            hidden += [] if misc[R.STOCK_DEALT] else [int(c) for c in deal[R.STOCK_FIRST:]]
             for p in range(R.PILES):
                 assert (vc[p, :down[p]] == NP.HIDDEN).all()
                 assert (vc[p, down[p]:length[p]] == cards[p, down[p]:length[p]]).all()
@@ -95,7 +95,7 @@ def test_view_shows_nothing_hidden_and_unseen_cards_are_the_hidden_ones():
             NP.fill_sample(view, order, sample)
             for p in range(R.PILES):
                 assert (sample[0][p, :length[p]] == cards[p, :length[p]]).all()
-            if not misc[0]:
+            if not misc[R.STOCK_DEALT]:
                 assert (sample[5][R.STOCK_FIRST:] == deal[R.STOCK_FIRST:]).all()
             n = R.legal_moves(cards, length, down, found, misc, False, False, out)
             if n == 0:

@@ -20,7 +20,8 @@ alternating colours move together, as in Klondike).
 State (flat integer arrays, mutated in place by ``apply_move`` and restored by ``undo_move``):
 ``cards[p, i]`` card id at height i of pile p (bottom first), ``length[p]``, ``down[p]``
 (face-down cards at the bottom), ``found[s]`` (cards on the foundation of suit s, i.e. the rank
-index it needs next), ``misc[0]`` 1 once the stock is dealt, ``misc[1]`` cards on foundations.
+index it needs next), ``misc[STOCK_DEALT]`` 1 once the stock is dealt, ``misc[SCORE]`` cards on
+foundations.
 A move is ``kind << 24 | source << 16 | target << 8 | count`` with kind 0 = tableau, 1 =
 foundation, 2 = stock (solvers may tag higher bits, which the rules ignore); piles are 0-based inside, 1-based in the notation ``tI-tJxN``,
 ``tI-f``, ``stock``.
@@ -42,6 +43,7 @@ STOCK_FIRST = 49
 KING = 12
 
 TABLEAU, FOUNDATION, STOCK = 0, 1, 2
+STOCK_DEALT, SCORE = 0, 1  # the slots of ``misc``: 1 once the stock is dealt; cards up
 
 DECK = np.arange(52, dtype=np.int8)
 
@@ -145,7 +147,7 @@ def legal_moves(cards, length, down, found, misc, easy, sequence_blocks, out):
                 if can_move(cards, length, down, p, h, q, easy, sequence_blocks):
                     out[n] = encode(TABLEAU, p, q, length[p] - h)
                     n += 1
-    if misc[0] == 0:
+    if misc[STOCK_DEALT] == 0:
         out[n] = encode(STOCK, 0, 0, 3)
         n += 1
     return n
@@ -173,14 +175,14 @@ def apply_move(cards, length, down, found, misc, deal, move):
     elif kind == FOUNDATION:
         card = cards[source, length[source] - 1]
         found[suit(card)] += 1
-        misc[1] += 1
+        misc[SCORE] += 1
         length[source] -= 1
         token = suit(card) << 1
     else:
         for p in range(3):
             cards[p, length[p]] = deal[STOCK_FIRST + p]
             length[p] += 1
-        misc[0] = 1
+        misc[STOCK_DEALT] = 1
         return 0
     if length[source] > 0 and length[source] == down[source]:
         down[source] -= 1
@@ -195,7 +197,7 @@ def undo_move(cards, length, down, found, misc, move, token):
     if kind == STOCK:
         for p in range(3):
             length[p] -= 1
-        misc[0] = 0
+        misc[STOCK_DEALT] = 0
         return
     if token & 1:
         down[source] += 1
@@ -204,7 +206,7 @@ def undo_move(cards, length, down, found, misc, move, token):
     else:
         s = token >> 1
         found[s] -= 1
-        misc[1] -= 1
+        misc[SCORE] -= 1
         cards[source, length[source]] = s * 13 + found[s]
         length[source] += 1
 

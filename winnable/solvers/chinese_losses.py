@@ -72,7 +72,7 @@ def _fixpoint(cards, length, down, found, misc, deal, where, easy, status, held_
         for h in range(down[p], length[p]):
             status[cards[p, h]] |= FACE_UP
         status[cards[p, length[p] - 1]] |= EXPOSED
-    if misc[0] == 0:
+    if misc[R.STOCK_DEALT] == 0:
         for i in range(R.STOCK_FIRST, R.N_CARDS):
             status[deal[i]] |= EXPOSED | FACE_UP
     changed = True

@@ -167,7 +167,7 @@ def view_key(view):
         h = np.uint64(vd[p] + 1) * shuffle.GOLDEN
         for i in range(vd[p], vl[p]):
             h = mix64(h ^ np.uint64(vc[p, i] + 1))
-        named = vm[0] == 0 and p < 3
+        named = vm[R.STOCK_DEALT] == 0 and p < 3
         key += mix64(h ^ (np.uint64(p + 1 if named else 0) * shuffle.MIX1))
     return key
 
@@ -381,7 +381,7 @@ def strategy_keys(view, cfg, visited, nvisited, moves, n, keys, scratch):
             keys[i] = _key(immediate, a, b, c, i)
         elif kind == R.STOCK:
             keys[i] = _key(STOCK, 0, 0, 0, i)
-        elif kind == R.FOUNDATION and vm[0] == 1:
+        elif kind == R.FOUNDATION and vm[R.STOCK_DEALT] == 1:
             keys[i] = _key(UNEVEN, R.rank(top(vc, vl, source)), 0, 0, i)
         elif kind == R.TABLEAU and count == vl[source] and vd[target] == 0 and user:
             keys[i] = _key(SPACE, min(count, 99), 0, 0, i)
@@ -480,7 +480,7 @@ def fill_sample(view, hidden, sample):
                 cards[p, h] = vc[p, h]
     found[:] = vf
     misc[:] = vm
-    if vm[0] == 0:
+    if vm[R.STOCK_DEALT] == 0:
         for j in range(3):
             deal[R.STOCK_FIRST + j] = hidden[k]
             k += 1
@@ -491,7 +491,7 @@ def safe_foundation(view, moves, n):
     """Index of a foundation move pruning rule 1 of the thoughtful solver proves safe (the stock
     is dealt and both foundations of the other colour hold every lower card), else -1."""
     vc, vl, _, vf, vm, _ = view
-    if vm[0] == 0:
+    if vm[R.STOCK_DEALT] == 0:
         return -1
     for i in range(n):
         kind, source, _, _ = unpack(moves[i])
@@ -679,7 +679,7 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
     nodes = 0
     n = 0
     idle = 0
-    while misc[1] < R.N_CARDS and n < record.shape[0]:
+    while misc[R.SCORE] < R.N_CARDS and n < record.shape[0]:
         if player == RANDOM:
             move = random_choice(view, cfg, rng, buffers[0])
         elif player == STRATEGY:
@@ -707,7 +707,7 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
                 break
         visited[nvisited] = view_key(view)
         nvisited += 1
-    return misc[1] == R.N_CARDS, misc[1], n, nodes, sampler[0][SS_STAMP]
+    return misc[R.SCORE] == R.N_CARDS, misc[R.SCORE], n, nodes, sampler[0][SS_STAMP]
 
 
 def new_searcher(memory_mb):

@@ -75,7 +75,7 @@ class Position(NamedTuple):
 @kernel
 def _pile_term(pos, p, k):
     h = pos.pile_hash[p, k]
-    if not pos.symmetric[0] or (pos.misc[0] == 0 and p < NAMED_BEFORE_STOCK):
+    if not pos.symmetric[0] or (pos.misc[R.STOCK_DEALT] == 0 and p < NAMED_BEFORE_STOCK):
         h ^= PILE_SALT[k, p]
     return mix64(h)
 
@@ -108,7 +108,7 @@ def refresh(pos):
 @kernel
 def _rekey(pos):
     for k in range(2):
-        total = STOCK_SALT[k] if pos.misc[0] == 1 else np.uint64(0)
+        total = STOCK_SALT[k] if pos.misc[R.STOCK_DEALT] == 1 else np.uint64(0)
         for p in range(R.PILES):
             total += _pile_term(pos, p, k)
         pos.key[k] = total
@@ -135,8 +135,8 @@ def assign(pos, cards, length, down, found, misc, deal):
             pos.cards[p, i] = cards[p, i]
     for s in range(4):
         pos.found[s] = found[s]
-    pos.misc[0] = misc[0]
-    pos.misc[1] = misc[1]
+    pos.misc[R.STOCK_DEALT] = misc[R.STOCK_DEALT]
+    pos.misc[R.SCORE] = misc[R.SCORE]
     for i in range(R.N_CARDS):
         pos.deal[i] = deal[i]
     refresh(pos)
@@ -154,8 +154,8 @@ def redeal(pos):
         pos.length[p] += 1
     for s in range(4):
         pos.found[s] = 0
-    pos.misc[0] = 0
-    pos.misc[1] = 0
+    pos.misc[R.STOCK_DEALT] = 0
+    pos.misc[R.SCORE] = 0
     refresh(pos)
 
 
@@ -217,7 +217,7 @@ def play(pos, move):
             pos.where[c] = p * CAPACITY + h
             for w in range(2):
                 pos.pile_hash[p, w] ^= ZOBRIST[w, c, h]
-        pos.misc[0] = 1
+        pos.misc[R.STOCK_DEALT] = 1
         _rekey(pos)
         return 0
     _unkey(pos, source)
@@ -231,7 +231,7 @@ def play(pos, move):
         c = pos.cards[source, h]
         s = c // 13
         pos.found[s] += 1
-        pos.misc[1] += 1
+        pos.misc[R.SCORE] += 1
         pos.length[source] = h
         pos.where[c] = -1
         for w in range(2):
@@ -256,7 +256,7 @@ def unplay(pos, move, token):
             pos.where[c] = -1
             for w in range(2):
                 pos.pile_hash[p, w] ^= ZOBRIST[w, c, h]
-        pos.misc[0] = 0
+        pos.misc[R.STOCK_DEALT] = 0
         _rekey(pos)
         return
     _unkey(pos, source)
@@ -270,7 +270,7 @@ def unplay(pos, move, token):
     else:
         s = token >> 1
         pos.found[s] -= 1
-        pos.misc[1] -= 1
+        pos.misc[R.SCORE] -= 1
         c = s * 13 + pos.found[s]
         h = pos.length[source]
         pos.cards[source, h] = c

@@ -192,7 +192,7 @@ def _may_move(pos, p, h, sequence_blocks):
 @kernel
 def _space_allowed(pos, p, h, q, rules):
     """May the block of pile p from height h go to the empty pile q under reduction 2?"""
-    stock_dealt = pos.misc[0] == 1
+    stock_dealt = pos.misc[R.STOCK_DEALT] == 1
     if rules & SPACES == 0 or not interchangeable(q, stock_dealt):
         return True
     for r in range(0 if stock_dealt else P.NAMED_BEFORE_STOCK, q):
@@ -259,7 +259,7 @@ def all_moves(pos, easy, sequence_blocks, rules, out):
         if R.can_found(pos.cards, pos.length, pos.found, p):
             out[n] = R.encode(R.FOUNDATION, p, 0, 1)
             n += 1
-    if pos.misc[0] == 0:
+    if pos.misc[R.STOCK_DEALT] == 0:
         out[n] = R.encode(R.STOCK, 0, 0, 3)
         n += 1
     return n
@@ -268,7 +268,7 @@ def all_moves(pos, easy, sequence_blocks, rules, out):
 @kernel
 def safe_up(pos, move):
     """Is the move a safe move to foundation (reduction 1)?"""
-    if (move >> 24) & 255 != R.FOUNDATION or pos.misc[0] != 1:
+    if (move >> 24) & 255 != R.FOUNDATION or pos.misc[R.STOCK_DEALT] != 1:
         return False
     p = (move >> 16) & 255
     return safe_to_foundation(pos.cards[p, pos.length[p] - 1], pos.found)
@@ -304,7 +304,7 @@ def worth(pos, move):
 def evaluate(pos):
     """Heuristic worth of a position (4 a card up, -6 a face-down card, 2 a space, -1 a face-up
     card on one it does not build on), for move ordering only."""
-    score = 4 * pos.misc[1]
+    score = 4 * pos.misc[R.SCORE]
     for p in range(R.PILES):
         score -= 6 * pos.down[p]
         if pos.length[p] == 0:
@@ -321,7 +321,7 @@ def jitter_noise(pos, move, jitter):
     leads to (its score and the height of pile 1) and the restart."""
     kind = (move >> 24) & 255
     p = (move >> 16) & 255
-    score = pos.misc[1] + (1 if kind == R.FOUNDATION else 0)
+    score = pos.misc[R.SCORE] + (1 if kind == R.FOUNDATION else 0)
     first = pos.length[0]
     if kind == R.STOCK:
         first += 1
@@ -510,7 +510,7 @@ def _member_moves(pos, easy, sequence_blocks, rules, freed, out):
     if at >= 0 and R.can_found(pos.cards, pos.length, pos.found, at // CAP):
         out[n] = R.encode(R.FOUNDATION, at // CAP, 0, 1)
         n += 1
-    if pos.misc[0] == 0:
+    if pos.misc[R.STOCK_DEALT] == 0:
         out[n] = R.encode(R.STOCK, 0, 0, 3)
         n += 1
     return n
@@ -713,10 +713,10 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
            jitter=0):
     """Search from ``pos`` (restored on return) with the reductions of ``rules``.  Returns
     (outcome, best score, successors played, line length); a won line is left in ``ws.line``."""
-    if pos.misc[1] == R.N_CARDS:
-        return WIN, pos.misc[1], 0, 0
+    if pos.misc[R.SCORE] == R.N_CARDS:
+        return WIN, pos.misc[R.SCORE], 0, 0
     if rules & DEAD_END and lost_at_sight(pos, easy, ws.status):
-        return LOSS, pos.misc[1], 0, 0
+        return LOSS, pos.misc[R.SCORE], 0, 0
     symmetric = pos.symmetric[0]
     if (rules & SYMMETRY != 0) != symmetric:
         P.set_symmetry(pos, rules & SYMMETRY != 0)
@@ -726,13 +726,13 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     if found >= 0 and tt_state(keys, stamps, found, deal_first, stamp) == LOST:
         _unplay_to(pos, ws.played, ws.tokens, n, 0)
         P.set_symmetry(pos, symmetric)
-        return LOSS, pos.misc[1], 0, 0
+        return LOSS, pos.misc[R.SCORE], 0, 0
     ws.slot[0] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first, stamp)
     ws.leaning[0] = False
     ws.segment[0] = n
     ws.count[0] = expand(pos, easy, sequence_blocks, rules, ws, 0, jitter)
     ws.nxt[0] = 0
-    best = pos.misc[1]
+    best = pos.misc[R.SCORE]
     nodes = 0
     outcome = LOSS
     length = 0
@@ -753,8 +753,8 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             ws.played[n] = ws.succ_move[depth, i]
             n += 1
             nodes += 1
-            if pos.misc[1] > best:
-                best = pos.misc[1]
+            if pos.misc[R.SCORE] > best:
+                best = pos.misc[R.SCORE]
                 if best == R.N_CARDS:
                     for j in range(n):
                         ws.line[j] = ws.played[j]

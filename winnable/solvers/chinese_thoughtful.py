@@ -208,7 +208,7 @@ def random_walks(pos, easy, sequence_blocks, walks, steps, seed, greedy, moves, 
                 token = P.play(pos, move)
                 nodes += 1
                 line[step] = move
-                if pos.misc[1] == R.N_CARDS:
+                if pos.misc[R.SCORE] == R.N_CARDS:
                     return True, step + 1, nodes
                 if not CS.lost_at_sight(pos, easy, status):
                     played = True
