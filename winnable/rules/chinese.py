@@ -23,8 +23,8 @@ State (flat integer arrays, mutated in place by ``apply_move`` and restored by `
 index it needs next), ``misc[STOCK_DEALT]`` 1 once the stock is dealt, ``misc[SCORE]`` cards on
 foundations.
 A move is ``kind << 24 | source << 16 | target << 8 | count`` with kind 0 = tableau, 1 =
-foundation, 2 = stock (solvers may tag higher bits, which the rules ignore); piles are 0-based inside, 1-based in the notation ``tI-tJxN``,
-``tI-f``, ``stock``.
+foundation, 2 = stock (solvers may tag higher bits, which the rules ignore); piles are 0-based
+inside, 1-based in the notation ``tI-tJxN``, ``tI-f``, ``stock``.
 """
 
 from __future__ import annotations

@@ -54,9 +54,9 @@ Otherwise it stops.  Not implemented: arranging piles 1-3 before the stock lands
 (K, default 5) *samples*: arrangements of the unseen cards drawn uniformly (a Fisher-Yates
 shuffle of the unseen cards into the face-down places, pile by pile from the bottom, then the
 stock) from the player's random stream, so each is consistent with what has been seen.  A sample
-is searched with every card known by the thoughtful search (``winnable.solvers.chinese_search``) under a
-node ``budget`` (default 2,000; in easy mode a strict win is looked for first with half of it, as
-the ``thoughtful`` solver does).  At each decision:
+is searched with every card known by the thoughtful search (``winnable.solvers.chinese_search``)
+under a node ``budget`` (default 2,000; in easy mode a strict win is looked for first with half
+of it, as the ``thoughtful`` solver does).  At each decision:
 
 1. No search when the choice is clear: with no move it is willing to make it stops, with one it
    plays it, and once the stock is dealt it plays a provably safe foundation move (pruning rule

@@ -11,8 +11,9 @@ misc) plus what the search keeps up to date as it plays and takes back moves:
   them by the few terms of the cards it moves.
 * ``key[k]``: the position's fingerprint, the sum over piles of ``mix64(pile_hash ^ salt)``,
   plus ``STOCK_SALT`` once the stock is dealt.  The salt is 0 for piles whose names do not
-  matter and ``PILE_SALT[k, p]`` for the others (for every pile when ``symmetric`` is off): before the stock is dealt piles 1, 2, 3 are
-  named (the stock lands on them by name) and 4-7 are interchangeable; afterwards all seven are.
+  matter and ``PILE_SALT[k, p]`` for the others (for every pile when ``symmetric`` is off):
+  before the stock is dealt piles 1, 2, 3 are named (the stock lands on them by name) and 4-7
+  are interchangeable; afterwards all seven are.
   A sum of mixed pile hashes is the same for every order of the interchangeable piles, so
   positions that differ only by such a renaming share a key: this is the pile-order symmetry of
   the search, and it is sound because no rule tells such piles apart.  A move updates the key by
