@@ -50,6 +50,19 @@ def int_flag(name: str, default: int, low: int, high: int, help: str,
     return Flag(name, default, help, parse, str, expected)
 
 
+def int_choice_flag(name: str, default: int, choices: Iterable[int], help: str) -> Flag:
+    choices = tuple(choices)
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value not in choices:
+            raise ValueError
+        return value
+
+    listed = ", ".join(str(c) for c in choices[:-1]) + f" or {choices[-1]}"
+    return Flag(name, default, help, parse, str, listed)
+
+
 def bool_flag(name: str, default: bool, help: str) -> Flag:
     def parse(text: str) -> bool:
         lowered = text.lower()

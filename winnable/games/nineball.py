@@ -50,7 +50,7 @@ class Nineball(Game):
                 for state, group in zip(S.line_states(line), line)]
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
+                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         kitchen_limit, target_mask, bonus_always = R.rule_params(rules)
         scratch = S.Scratch()
         best = np.empty(len(deals), dtype=np.int16)
