@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .errors import UserError
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 JOKERS = ("X1", "X2")
@@ -21,7 +23,7 @@ CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + JOKERS
 _ID_OF_CODE = {code: i for i, code in enumerate(CODES)}
 
 
-class DealError(ValueError):
+class DealError(UserError):
     """A deal or card written by a user is not valid for the game; the message is one line."""
 
 

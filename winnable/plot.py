@@ -31,7 +31,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from .batch import BatchError, read_runs, read_spec
+from .batch import BatchError, read_runs
 from .games import get_game
 from .report import rate_text
 from .stats import (GROUP_KEYS, Summary, mean_interval, outcome_crosstab, paired_outcomes,
@@ -367,39 +367,17 @@ def save(fig: Figure, path: str | os.PathLike) -> list[Path]:
     path = Path(path)
     if path.suffix.lower() in (".png", ".svg"):
         path = path.with_suffix("")
-    path.parent.mkdir(parents=True, exist_ok=True)
     written = []
-    with matplotlib.rc_context({"svg.hashsalt": "winnable"}):
-        for ext, kwargs in (("png", {"dpi": 150}), ("svg", {"metadata": {"Date": None}})):
-            target = path.with_name(f"{path.name}.{ext}")
-            fig.savefig(target, format=ext, **kwargs)
-            written.append(target)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with matplotlib.rc_context({"svg.hashsalt": "winnable"}):
+            for ext, kwargs in (("png", {"dpi": 150}), ("svg", {"metadata": {"Date": None}})):
+                target = path.with_name(f"{path.name}.{ext}")
+                fig.savefig(target, format=ext, **kwargs)
+                written.append(target)
+    except OSError as exc:
+        raise PlotError(f"cannot write the figure {path}: {exc.strerror or exc}") from None
     return written
-
-
-def options_text(options: Sequence[tuple[str, object]]) -> str:
-    """Solver options as ``key=value`` words (a run's ``RunSpec.options``)."""
-    return " ".join(f"{k}={v}" for k, v in options)
-
-
-def load(files: Sequence[str | os.PathLike]) -> pd.DataFrame:
-    """The rows of the run files, checked to be winnable runs (one-line errors otherwise), with
-    an ``options`` column: the solver options stored in each file."""
-    frames = []
-    for path in files:
-        df = read_runs([path])
-        spec = read_spec(Path(path))
-        df["options"] = options_text(spec.options) if spec else ""
-        missing = [c for c in COLUMNS if c not in df.columns]
-        if missing:
-            raise PlotError(f"{path} is not a winnable run file (no column(s) "
-                            f"{', '.join(missing)})")
-        if df.empty:
-            raise PlotError(f"{path} holds no deals")
-        frames.append(df)
-    if not frames:
-        raise PlotError("give at least one run file (.parquet)")
-    return pd.concat(frames, ignore_index=True)
 
 
 def default_stem(kind: str, files: Sequence[str | os.PathLike],
@@ -418,5 +396,5 @@ def plot_files(kind: str, files: Sequence[str | os.PathLike],
     """Draw one kind of figure from run files and save it (PNG and SVG); returns the paths."""
     if kind not in PLOTS:
         raise PlotError(f"unknown plot kind {kind!r}: choose one of {', '.join(KINDS)}")
-    fig = PLOTS[kind](load(files))
+    fig = PLOTS[kind](read_runs(files))
     return save(fig, default_stem(kind, files, out))

@@ -6,8 +6,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import UserError
 
-class VariantError(ValueError):
+
+class VariantError(UserError):
     """A variant written by a user is not valid for the game; the message is one line."""
 
 

@@ -16,9 +16,9 @@ from .. import shuffle
 from ..cards import CODES, parse_deal
 from ..variants import Flag, Rules, VariantError, parse_rules
 
+from . import LAST_DEAL
+
 OUTCOMES = ("win", "loss", "unknown")
-# Deal numbers are stored as int64 (the `seed` column).
-LAST_DEAL = 2**63 - 1
 
 
 @dataclass
@@ -142,6 +142,7 @@ class Game:
     def __init__(self):
         self.salt = shuffle.game_salt(self.name)
         self._codes = np.array(CODES)
+        self._warm: set[tuple] = set()
 
     # --- deals -----------------------------------------------------------------------------
     def deck_for(self, rules: Rules) -> np.ndarray:
@@ -264,6 +265,16 @@ class Game:
             moves=list(columns["moves"][0]), nodes=int(columns["nodes"][0]),
             seconds=float(columns["seconds"][0]), extra=extra,
         )
+
+    def warm_up(self, variant=None, solver: str | None = None,
+                options: Mapping[str, Any] | None = None) -> None:
+        """Compile (or load from Numba's cache) what solving under these rules with this solver
+        uses, by solving deal 1 once, unless this process has done so already."""
+        key = (self.rules(variant).label, self.check_solver(solver),
+               tuple(sorted(self.solver_options(self.check_solver(solver), options).items())))
+        if key not in self._warm:
+            self.solve_seeds(np.array([1]), variant, solver, options)
+            self._warm.add(key)
 
     def engine_version(self, solver: str) -> int:
         """The version of the rules and of ``solver`` that stored runs are checked against."""
