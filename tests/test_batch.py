@@ -173,3 +173,69 @@ def test_solve_run_keeps_deals_1_to_n_where_the_experiments_do(tmp_path):
     table = summaries_frame(summarize(rows, get_game("nineball").summary_means))
     assert table.loc[0, "deals"] == "40"
     assert table.loc[0, "mean win_probability (95% CI)"].count(".") == 3
+
+
+def test_unusable_parts_are_set_aside_and_solved_again(tmp_path, capsys):
+    """A truncated part, a part that is not Parquet, one whose rows are not the deals its name
+    says, and one of another run: each is moved to <out>.bad/ with a one-line warning, its
+    deals are solved again, and the run ends with exactly N rows, as a fresh run gives."""
+    from winnable.batch import RunSpec, parts_dir, solve_table, write_part
+    out = tmp_path / "nb.parquet"
+    spec = RunSpec.make("nineball")
+    parts = parts_dir(out)
+    parts.mkdir()
+    (parts / "run.json").write_text(spec.to_json())
+    for first in range(1, 100, 20):
+        write_part(parts, solve_table(spec.to_json(), first, first + 19))
+    names = sorted(p.name for p in parts.glob("part-*.parquet"))
+    truncated = parts / names[0]
+    truncated.write_bytes(truncated.read_bytes()[:200])
+    (parts / names[1]).write_text("not parquet")
+    # Deals 41-60 under the name of deals 50-69.
+    os.replace(parts / names[2], parts / "part-000000000050-000000000069.parquet")
+    # Deals 61-80 of another run.
+    other = RunSpec.make("nineball", {"targets": "9"})
+    write_part(parts, solve_table(other.to_json(), 61, 80))
+    df = solve_batch("nineball", n=100, out=out, workers=1, progress=False)
+    assert list(df.seed) == list(range(1, 101))
+    fresh = solve_batch("nineball", n=100, out=tmp_path / "fresh.parquet", workers=1,
+                        progress=False)
+    cols = ["seed", "deal", "outcome", "score", "moves", "nodes"]
+    pd.testing.assert_frame_equal(df[cols], fresh[cols])
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "set aside" in line]
+    assert len(warnings) == 4, warnings
+    bad = tmp_path / "nb.parquet.bad"
+    assert sorted(p.name for p in bad.iterdir()) == sorted(
+        [names[0], names[1], names[3], "part-000000000050-000000000069.parquet"])
+    assert any("unreadable" in w for w in warnings) and any("not of this run" in w for w in warnings)
+    assert any("does not hold deals 50-69" in w for w in warnings)
+
+
+def test_chunk_and_last_deal_are_checked(tmp_path):
+    with pytest.raises(BatchError, match="--chunk must be at least 1, got 0"):
+        solve_batch("nineball", n=5, chunk_size=0, out=tmp_path / "a.parquet", progress=False)
+    with pytest.raises(BatchError, match="past the last deal number"):
+        solve_batch("nineball", n=10, start=2**63 - 5, out=tmp_path / "a.parquet",
+                    progress=False)
+    assert not (tmp_path / "a.parquet.parts").exists()
+
+
+def test_default_names_hold_only_changed_options_and_old_names_resume(tmp_path, monkeypatch):
+    from winnable.batch import RunSpec, default_out
+    monkeypatch.chdir(tmp_path)
+    spec = RunSpec.make("chinese", {"easy": 1}, "thoughtful", {"budget": 5000})
+    assert default_out(spec) == Path("runs/chinese_thoughtful_easy-1_budget-5000.parquet")
+    assert default_out(RunSpec.make("chinese")) == Path("runs/chinese_thoughtful.parquet")
+    old = RunSpec.make("addario", None, "thoughtful", {"budget": 1000})
+    legacy = Path("runs") / f"{old.slug(every_option=True)}.parquet"
+    assert legacy.name == "addario_thoughtful_budget-1000.parquet"
+    nine = RunSpec.make("nineball", {"kitchen_per_group": 1})
+    assert nine.slug() == nine.slug(every_option=True)
+    # A run stored under its old name (every option in it) resumes there.
+    spec = RunSpec.make("chinese", None, "strategy")
+    legacy = Path("runs") / f"{spec.slug(every_option=True)}.parquet"
+    assert legacy.name == "chinese_strategy_lookahead-8_patience-200.parquet"
+    solve_batch("chinese", n=2, solver="strategy", out=legacy, workers=1, progress=False)
+    assert default_out(spec) == legacy
+    rows = solve_batch("chinese", n=3, solver="strategy", workers=1, progress=False)
+    assert rows.attrs == {"path": str(legacy), "solved": 1}

@@ -35,7 +35,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
-from multiprocessing import connection, get_context
+from multiprocessing import connection, get_context, resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +88,11 @@ class RunSpec:
         return cls(d["game"], d["solver"], d["variant"], tuple(sorted(d["options"].items())),
                    d["rules_version"])
 
-    def describe(self) -> str:
+    def describe(self, version: bool = True) -> str:
         opts = " ".join(f"{k}={v}" for k, v in self.options)
         return (f"game {self.game}, solver {self.solver}, rules '{self.variant}'"
-                + (f", options {opts}" if opts else "") + f", engine version {self.engine_version}")
+                + (f", options {opts}" if opts else "")
+                + (f", engine version {self.engine_version}" if version else ""))
 
     def changed_options(self) -> tuple[tuple[str, Any], ...]:
         """The solver options that differ from the solver's defaults."""
@@ -490,9 +491,12 @@ class LocalWorkers:
 
     def __enter__(self) -> "LocalWorkers":
         context = get_context("spawn")
-        # Started with Ctrl-C ignored, so that one pressed while a worker's interpreter starts
-        # prints nothing there either (the disposition survives exec).
-        with _signals_ignored(signal.SIGINT):
+        # Signals are held back while the workers start: here they arrive right after, and a
+        # worker starts with them blocked (the mask survives exec) until it ignores Ctrl-C, so
+        # one pressed while its interpreter starts prints nothing there.  The resource tracker
+        # (which spawned processes share) is started first: starting it unblocks Ctrl-C.
+        resource_tracker.ensure_running()
+        with _signals_blocked():
             try:
                 for _ in range(self.count):
                     mine, theirs = context.Pipe()
@@ -577,6 +581,8 @@ class LocalWorkers:
 
 def _worker_main(conn, parent: int) -> None:
     """A worker: solve the chunks the parent sends until it sends None (or is gone)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _signals_blocked.SIGNALS)
     _exit_with_parent(parent)
     while True:
         try:
@@ -610,23 +616,6 @@ def _exit_with_parent(parent: int) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
-
-
-class _signals_ignored:
-    """Ignore these signals in the block (main thread only; elsewhere a no-op)."""
-
-    def __init__(self, *signals: int):
-        self.signals = signals
-        self.saved: dict[int, Any] = {}
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self.saved = {s: signal.signal(s, signal.SIG_IGN) for s in self.signals}
-
-    def __exit__(self, *exc):
-        for s, handler in self.saved.items():
-            signal.signal(s, handler)
-        return False
 
 
 class _signals_blocked:
@@ -777,36 +766,35 @@ def read_run_file(path: str | os.PathLike) -> tuple[RunSpec, pd.DataFrame]:
 def read_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     """The rows of run files, each deal of a run once, with an ``options`` column (each run's
     solver options as ``key=value`` words).  A deal stored in several files of the same run
-    counts once; files of different runs (other solver options or engine version) for the same
-    game, solver and rules, or files that disagree about a deal, are refused with a one-line
-    BatchError: a summary counts each deal once."""
+    counts once; files that disagree about a deal, or that hold runs differing only in the
+    engine version, are refused with a one-line BatchError."""
     paths = [Path(p) for p in paths]
     if not paths:
         raise BatchError("give at least one run file (.parquet)")
-    runs: dict[tuple[str, str, str], tuple[Path, RunSpec]] = {}
+    runs: dict[tuple, tuple[Path, RunSpec]] = {}
     frames = []
     for path in paths:
         spec, rows = read_run_file(path)
-        key = (spec.game, spec.solver, spec.variant)
+        key = (spec.game, spec.solver, spec.variant, spec.options)
         if key in runs and runs[key][1] != spec:
             first, other = runs[key]
-            raise BatchError(f"{first} and {path} hold different runs of {spec.game} solver "
-                             f"{spec.solver} rules '{spec.variant}' ({other.describe()} / "
-                             f"{spec.describe()}): give them to separate commands")
+            raise BatchError(f"{first} and {path} hold runs of different engine versions "
+                             f"({other.engine_version} and {spec.engine_version}) of "
+                             f"{spec.describe(version=False)}: their results may "
+                             "differ, so they are not counted together")
         runs.setdefault(key, (path, spec))
         frames.append(rows.assign(options=options_text(spec.options), file=str(path)))
     rows = pd.concat(frames, ignore_index=True)
-    keys = ["game", "solver", "variant", "seed"]
+    keys = ["game", "solver", "variant", "options", "seed"]
     repeated = rows[rows.duplicated(keys, keep=False)]
     if len(repeated):
         answers = repeated.groupby(keys)[["outcome", "score"]].nunique().max(axis=1)
         if (answers > 1).any():
-            seed = answers[answers > 1].index[0]
-            shown = repeated.set_index(keys).loc[seed]
+            key = answers[answers > 1].index[0]
             told = "; ".join(f"{r.file}: {r.outcome}, score {r.score}"
-                             for r in shown.itertuples())
-            raise BatchError(f"deal {seed[3]} of {seed[0]} solver {seed[1]} rules '{seed[2]}' "
-                             f"has different results in the files given ({told})")
+                             for r in repeated.set_index(keys).loc[[key]].itertuples())
+            raise BatchError(f"deal {key[4]} of {key[0]} solver {key[1]} rules '{key[2]}' has "
+                             f"different results in the files given ({told})")
         rows = rows.drop_duplicates(keys, ignore_index=True)
     return rows.drop(columns="file")
 

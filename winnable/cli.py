@@ -186,10 +186,17 @@ solve_batch_command = batch_command(run_batch)
 @click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
 def summary(files, as_csv):
     """Print the summary of saved runs (one block per game, solver and rules)."""
-    from .batch import read_runs
+    from .batch import BatchError, read_runs
     from .implication import apply_implications
     from .stats import summarize
     df = read_runs(files)
+    options = df.groupby(["game", "solver", "variant"])["options"].unique()
+    mixed = options[options.map(len) > 1]
+    if len(mixed):
+        (game, solver, variant), values = mixed.index[0], mixed.iloc[0]
+        raise BatchError(f"the files hold runs of {game} solver {solver} rules '{variant}' with "
+                         f"different solver options ({' / '.join(v or 'none' for v in values)}): "
+                         "summarize them with separate commands")
     df, settled = apply_implications(df)
     summaries = [s for name in df["game"].unique()
                  for s in summarize(df[df["game"] == name], get_game(name).summary_means)]

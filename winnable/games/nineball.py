@@ -39,6 +39,10 @@ class Nineball(Game):
     # thoughtful, its score and 0/1), and the thoughtful optimum of the same deal beside them.
     extra_columns = ("expected_score", "win_probability", "thoughtful_score", "thoughtful_win")
     summary_means = extra_columns
+    column_names = {"expected_score": "expected score (points)",
+                    "win_probability": "probability of clearing the rack",
+                    "thoughtful_score": "best score with every card known (points)",
+                    "thoughtful_win": "rack clearable with every card known (share)"}
     batch_chunk = 10000
     bench_deals = 50000
 
