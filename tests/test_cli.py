@@ -88,7 +88,7 @@ def test_solve_text_shows_layout_outcome_and_line():
     (["solve", "--game", "impossible", "--deal", "{impossible_52}"],
      "an impossible deal has 54 cards, got 52 (missing: X1 X2)"),
     (["solve", "--game", "impossible", "--variant", "jokers=0", "--deal", "{impossible_54}"],
-     "is not in an impossible (jokers=0) deck"),
+     "is not in the impossible (jokers=0) deck"),
     (["solve", "--game", "nineball", "--deal", "{nineball_17}"],
      "a nineball deal has 18 cards, got 17 (missing: "),
     (["solve", "--game", "addario", "--deal", "AH AH"], "card AH appears twice"),
@@ -96,7 +96,9 @@ def test_solve_text_shows_layout_outcome_and_line():
     (["plot", "winrate", "{run}", "--out", "/proc/x"], "cannot write the figure /proc/x"),
     (["summary", "{table}"], "is not a winnable run file"),
 ])
-def test_user_errors_are_one_line(args, needle, tmp_path, run_file):
+def test_user_errors_are_one_line(args, needle, tmp_path, run_file, run_cli, monkeypatch):
+    """In this process (``run_cli``): an error other than a user's would escape as an exception
+    instead of exiting, and fail the test as a traceback would."""
     (tmp_path / "file").write_text("a file, not a folder")
     pd.DataFrame({"x": [1]}).to_parquet(tmp_path / "table.parquet")
     impossible = get_game("impossible")
@@ -105,11 +107,12 @@ def test_user_errors_are_one_line(args, needle, tmp_path, run_file):
              "impossible_54": impossible.format_deal(impossible.deal(1)),
              "nineball_17": " ".join(get_game("nineball").format_deal(
                  get_game("nineball").deal(1)).split()[1:])}
-    p = run(WINNABLE + [a.format(**names) for a in args], cwd=tmp_path)
-    assert p.returncode != 0
-    assert needle in p.stderr
-    assert "Traceback" not in p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(*[a.format(**names) for a in args])
+    assert code != 0
+    assert needle in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "runs").exists()  # nothing solved, nothing written
 
 
 @pytest.fixture(scope="module")
@@ -194,14 +197,14 @@ def test_output_cannot_go_to_a_read_only_folder(tmp_path):
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
 
 
-def test_summary_counts_each_deal_once(tmp_path):
+def test_summary_counts_each_deal_once(tmp_path, run_cli):
     small, large = tmp_path / "a.parquet", tmp_path / "b.parquet"
     solve_batch("nineball", n=20, out=small, workers=1, progress=False)
     solve_batch("nineball", n=50, out=large, workers=1, progress=False)
     for files, deals in (([small, small], 20), ([small, large], 50), ([large, small], 50)):
-        p = run(WINNABLE + ["summary", *map(str, files)])
-        assert p.returncode == 0, p.stderr
-        assert f"deals {deals}: " in p.stdout and p.stdout.count("nineball |") == 1, p.stdout
+        code, out, err = run_cli("summary", *files)
+        assert code == 0, err
+        assert f"deals {deals}: " in out and out.count("nineball |") == 1, out
     # The same deal with another result, or another run of the same rules, is refused.
     changed = pd.read_parquet(large)
     changed.loc[changed.seed == 7, ["outcome", "score"]] = ["loss", 3]
@@ -210,50 +213,46 @@ def test_summary_counts_each_deal_once(tmp_path):
     table = pa.Table.from_pandas(changed, preserve_index=False)
     pq.write_table(table.replace_schema_metadata(pq.read_schema(large).metadata),
                    tmp_path / "changed.parquet")
-    p = run(WINNABLE + ["summary", str(small), str(tmp_path / "changed.parquet")])
-    assert p.returncode == 2 and "deal 7 of nineball solver thoughtful" in p.stderr, p.stderr
-    assert len(p.stderr.strip().splitlines()) == 1
+    code, _, err = run_cli("summary", small, tmp_path / "changed.parquet")
+    assert code == 2 and "deal 7 of nineball solver thoughtful" in err, err
+    assert len(err.strip().splitlines()) == 1
     budget = tmp_path / "budget.parquet"
     solve_batch("addario", n=5, solver="thoughtful", options={"budget": 100}, out=budget,
                 workers=1, progress=False)
     solve_batch("addario", n=5, solver="thoughtful", out=tmp_path / "default.parquet", workers=1,
                 progress=False)
-    p = run(WINNABLE + ["summary", str(budget), str(tmp_path / "default.parquet")])
-    assert p.returncode == 2 and "different solver options (budget=100 / budget=10000000)" \
-        in p.stderr, p.stderr
+    code, _, err = run_cli("summary", budget, tmp_path / "default.parquet")
+    assert code == 2 and "different solver options (budget=100 / budget=10000000)" in err, err
 
 
-def test_summary_of_several_games_and_rounded_values(tmp_path):
+def test_summary_of_several_games_and_rounded_values(tmp_path, run_cli):
     files = []
     for game in ("nineball", "impossible"):
         files.append(tmp_path / f"{game}.parquet")
         solve_batch(game, n=10, out=files[-1], workers=1, progress=False)
-    p = run(WINNABLE + ["summary", *map(str, files)])
-    assert p.returncode == 0, p.stderr
-    assert "nan" not in p.stdout and "mean pickups" in p.stdout
-    assert "mean expected_score" in p.stdout
-    c = run(WINNABLE + ["summary", "--csv", *map(str, files)])
-    assert not any(len(cell.split(".")[-1]) > 6 for cell in c.stdout.replace("\n", ",").split(",")
+    code, out, err = run_cli("summary", *files)
+    assert code == 0, err
+    assert "nan" not in out and "mean pickups" in out and "mean expected_score" in out
+    _, csv, _ = run_cli("summary", "--csv", *files)
+    assert not any(len(cell.split(".")[-1]) > 6 for cell in csv.replace("\n", ",").split(",")
                    if cell.replace(".", "").replace("-", "").isdigit() and "." in cell)
-    s = run(WINNABLE + ["solve", "--game", "nineball", "--solver", "nopeek-score", "--seed", "1"])
-    assert "expected_score: 24.7389" in s.stdout, s.stdout
+    _, out, _ = run_cli("solve", "--game", "nineball", "--solver", "nopeek-score", "--seed", "1")
+    assert "expected_score: 24.7389" in out, out
 
 
-def test_impossible_without_jokers_takes_the_52_cards(tmp_path):
+def test_impossible_without_jokers_takes_the_52_cards(run_cli):
     game = get_game("impossible")
     deal = game.format_deal(game.deal(2, {"jokers": 0}))
-    p = run(WINNABLE + ["solve", "--game", "impossible", "--variant", "jokers=0", "--deal", deal,
-                        "--json"])
-    assert p.returncode == 0, p.stderr
-    seed = run(WINNABLE + ["solve", "--game", "impossible", "--variant", "jokers=0", "--seed",
-                           "2", "--json"])
-    a, b = json.loads(p.stdout), json.loads(seed.stdout)
+    games = [run_cli("solve", "--game", "impossible", "--variant", "jokers=0", *how, "--json")
+             for how in (("--deal", deal), ("--seed", "2"))]
+    assert [code for code, _, _ in games] == [0, 0], games
+    a, b = (json.loads(out) for _, out, _ in games)
     assert a["deal"] == b["deal"] == deal and a["moves"] == b["moves"]
 
 
-def test_effort_figure_of_players_that_count_no_nodes(tmp_path):
+def test_effort_figure_of_players_that_count_no_nodes(tmp_path, run_cli):
     out = tmp_path / "strategy.parquet"
     solve_batch("chinese", n=3, solver="strategy", out=out, workers=1, progress=False)
-    p = run(WINNABLE + ["plot", "effort", str(out), "--out", str(tmp_path / "fig")])
-    assert p.returncode == 0, p.stderr
+    code, _, err = run_cli("plot", "effort", out, "--out", tmp_path / "fig")
+    assert code == 0, err
     assert (tmp_path / "fig.png").stat().st_size > 0

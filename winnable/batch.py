@@ -422,10 +422,13 @@ def warm_up(spec: RunSpec, progress: bool) -> None:
     start: they then load them from the cache instead of compiling them side by side, and the
     progress bar and its ETA start after it."""
     g = get_game(spec.game)
+    options = dict(spec.options)
+    if g.is_warm(spec.variant, spec.solver, options):
+        return
     if progress:
         warn(f"{spec.game} {spec.solver}: compiling (or loading from the cache) ...")
     started = time.perf_counter()
-    g.warm_up(spec.variant, spec.solver, dict(spec.options))
+    g.warm_up(spec.variant, spec.solver, options)
     if progress:
         warn(f"{spec.game} {spec.solver}: ready in {time.perf_counter() - started:.1f} s")
 
@@ -743,18 +746,21 @@ def load_rows(out: Path, first: int | None = None, last: int | None = None) -> p
     return pq.read_table(out, filters=filters).to_pandas()
 
 
-def read_run_file(path: str | os.PathLike) -> tuple[RunSpec, pd.DataFrame]:
-    """The run a file holds and its rows; a one-line BatchError for a file that is missing,
-    unreadable or not a winnable run."""
+def read_run_file(path: str | os.PathLike,
+                  columns: Sequence[str] | None = None) -> tuple[RunSpec, pd.DataFrame]:
+    """The run a file holds and its rows (``columns``: only these, where the file has them); a
+    one-line BatchError for a file that is missing, unreadable or not a winnable run."""
     path = Path(path)
     if not path.exists():
         raise BatchError(f"no such file: {path}")
     try:
         spec = read_spec(path)
-        rows = pq.read_table(path).to_pandas()
+        names = pq.read_schema(path).names
+        wanted = None if columns is None else [c for c in names if c in columns]
+        rows = pq.read_table(path, columns=wanted).to_pandas()
     except (OSError, pa.ArrowException, KeyError, ValueError) as exc:
         raise BatchError(f"cannot read {path} as Parquet ({exc.__class__.__name__})") from None
-    missing = [c for c in RUN_COLUMNS if c not in rows.columns]
+    missing = [c for c in RUN_COLUMNS if c not in names]
     if spec is None or missing:
         why = f"no column(s) {', '.join(missing)}" if missing else "no run description"
         raise BatchError(f"{path} is not a winnable run file ({why})")
@@ -763,9 +769,11 @@ def read_run_file(path: str | os.PathLike) -> tuple[RunSpec, pd.DataFrame]:
     return spec, rows
 
 
-def read_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
+def read_runs(paths: Iterable[str | os.PathLike],
+              columns: Sequence[str] | None = None) -> pd.DataFrame:
     """The rows of run files, each deal of a run once, with an ``options`` column (each run's
-    solver options as ``key=value`` words).  A deal stored in several files of the same run
+    solver options as ``key=value`` words); ``columns``: read only these (with the columns that
+    tell runs and deals apart), e.g. to draw figures of million-deal runs.  A deal stored in several files of the same run
     counts once; files that disagree about a deal, or that hold runs differing only in the
     engine version, are refused with a one-line BatchError."""
     paths = [Path(p) for p in paths]
@@ -773,8 +781,11 @@ def read_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
         raise BatchError("give at least one run file (.parquet)")
     runs: dict[tuple, tuple[Path, RunSpec]] = {}
     frames = []
+    if columns is not None:
+        columns = list(dict.fromkeys(["seed", "game", "solver", "variant", "outcome", "score",
+                                      *columns]))
     for path in paths:
-        spec, rows = read_run_file(path)
+        spec, rows = read_run_file(path, columns)
         key = (spec.game, spec.solver, spec.variant, spec.options)
         if key in runs and runs[key][1] != spec:
             first, other = runs[key]

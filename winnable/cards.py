@@ -77,7 +77,7 @@ def parse_deal(text: str, deck: Sequence[int], game: str) -> np.ndarray:
             raise DealError(f"position {position}: {exc}") from None
         if card not in allowed:
             raise DealError(
-                f"card {CODES[card]} (position {position}) is not in {_article(game)} {game} "
+                f"card {CODES[card]} (position {position}) is not in the {game} "
                 f"deck, which holds {deck_description(deck)}"
             )
         if card in first_at:

@@ -270,11 +270,18 @@ class Game:
                 options: Mapping[str, Any] | None = None) -> None:
         """Compile (or load from Numba's cache) what solving under these rules with this solver
         uses, by solving deal 1 once, unless this process has done so already."""
-        key = (self.rules(variant).label, self.check_solver(solver),
-               tuple(sorted(self.solver_options(self.check_solver(solver), options).items())))
-        if key not in self._warm:
+        if not self.is_warm(variant, solver, options):
             self.solve_seeds(np.array([1]), variant, solver, options)
-            self._warm.add(key)
+            self._warm.add(self._warm_key(variant, solver, options))
+
+    def is_warm(self, variant=None, solver: str | None = None,
+                options: Mapping[str, Any] | None = None) -> bool:
+        return self._warm_key(variant, solver, options) in self._warm
+
+    def _warm_key(self, variant, solver, options) -> tuple:
+        solver = self.check_solver(solver)
+        options = self.solver_options(solver, options)
+        return self.rules(variant).label, solver, tuple(sorted(options.items()))
 
     def engine_version(self, solver: str) -> int:
         """The version of the rules and of ``solver`` that stored runs are checked against."""
