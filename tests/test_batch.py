@@ -1,7 +1,7 @@
-"""Batches: rows, resume after interruption, refusal to mix runs, summaries."""
+"""Batches: rows, resume, unusable parts set aside, refusal to mix runs, summaries (stopping a
+batch by a signal: tests/test_signals.py)."""
 
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,9 +12,6 @@ from winnable import get_game, solve_batch, summarize
 from winnable.batch import BatchError, missing_chunks, solve_run
 from winnable.report import summaries_frame
 from winnable.stats import wilson_interval, win_rate_interval
-
-SOLVE_BATCH = [sys.executable, "-c", "from winnable.cli import solve_batch_main; solve_batch_main()"]
-WINNABLE = [sys.executable, "-m", "winnable"]
 
 
 def test_rows_and_columns(tmp_path):

@@ -235,6 +235,11 @@ def games():
         click.echo(f"{name}: {g.title}")
         click.echo("  solvers: " + ", ".join(
             f"{s}{' (default)' if s == g.default_solver else ''}" for s in g.solvers))
+        for info in g.solvers.values():
+            if info.options:
+                click.echo(f"  --solver {info.name} options: " + "; ".join(
+                    f"{k}={v} ({g.option_limits[k].describe()})"
+                    for k, v in info.options.items()))
         for flag in g.flags.values():
             click.echo(f"  --variant {flag.name}=... (default {flag.format(flag.default)}; "
                        f"{flag.expected}): {flag.help}")

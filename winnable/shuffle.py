@@ -30,6 +30,7 @@ from numba import njit
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
+FNV_PRIME = np.uint64(0x100000001B3)
 
 
 def game_salt(name: str) -> int:
@@ -37,7 +38,7 @@ def game_salt(name: str) -> int:
     h = 0xCBF29CE484222325
     for byte in name.encode("ascii"):
         h ^= byte
-        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        h = (h * int(FNV_PRIME)) & 0xFFFFFFFFFFFFFFFF
     return h
 
 
@@ -88,14 +89,9 @@ def seed_state(salt, n):
 
 @njit(cache=True)
 def deal_into(out, deck, salt, n):
-    """Write deal number ``n`` into ``out`` and return the generator state after the shuffle."""
+    """Write deal number ``n`` into ``out``."""
     out[:] = deck
-    state = seed_state(salt, n)
-    shuffle_in_place(out, state)
-    return state
-
-
-FNV_PRIME = np.uint64(0x100000001B3)
+    shuffle_in_place(out, seed_state(salt, n))
 
 
 @njit(cache=True)

@@ -58,13 +58,18 @@ class OptionLimits:
     high: int | None = None
     unit: str = ""
 
-    def expected(self) -> str:
-        unit = f" ({self.unit})" if self.unit else ""
+    def bounds(self) -> str:
         if self.high is None:
-            return f"a whole number of at least {self.low:,}{unit}"
+            return f"at least {self.low:,}"
         if (self.low, self.high) == (0, 1):
-            return "1 or 0 (on or off)"
-        return f"a whole number from {self.low:,} to {self.high:,}{unit}"
+            return "1 or 0: on or off"
+        return f"{self.low:,} to {self.high:,}"
+
+    def expected(self) -> str:
+        return f"a whole number, {self.bounds()}" + (f" ({self.unit})" if self.unit else "")
+
+    def describe(self) -> str:
+        return self.bounds() + (f"; {self.unit}" if self.unit else "")
 
     def parse(self, value: Any) -> int:
         """The option's value as an int; ValueError if it is not one this option accepts."""
