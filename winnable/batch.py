@@ -191,9 +191,20 @@ def to_table(spec: RunSpec, columns: Mapping[str, Any], extra: Sequence[str]) ->
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = _temporary(path)
     pq.write_table(table, tmp)
     os.replace(tmp, path)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    tmp = _temporary(path)
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _temporary(path: Path) -> Path:
+    """Where a file is written before it is renamed into place (never read as a part)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
 # --- the stored state of a run -----------------------------------------------------------------
@@ -211,7 +222,13 @@ def check_compatible(spec: RunSpec, out: Path) -> None:
         found.append((out, _readable_spec(out)))
     parts = parts_dir(out)
     if (parts / "run.json").exists():
-        found.append((parts, RunSpec.from_json((parts / "run.json").read_text())))
+        try:
+            found.append((parts, RunSpec.from_json((parts / "run.json").read_text())))
+        except (OSError, ValueError, KeyError, TypeError):
+            # Each part carries the run's identity too and is checked on its own; the file is
+            # written again before solving.
+            warn(f"warning: {parts / 'run.json'} cannot be read; the parts are checked one by "
+                 "one")
     for path, other in found:
         if other is None:
             raise BatchError(f"{path} is not a winnable run file; choose another --out")
@@ -376,7 +393,7 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         parts = parts_dir(out_path)
         with _writing(out_path):
             parts.mkdir(exist_ok=True)
-            (parts / "run.json").write_text(spec.to_json())
+            write_text_atomic(parts / "run.json", spec.to_json())
         client = connect(scheduler) if scheduler is not None else None
         if client is None:
             warm_up(spec, progress)
