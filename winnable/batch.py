@@ -385,7 +385,8 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         out_path.parent.mkdir(parents=True, exist_ok=True)
     check_compatible(spec, out_path)
     last = start + n - 1
-    set_aside_bad_parts(spec, out_path)
+    with _writing(out_path):
+        set_aside_bad_parts(spec, out_path)
     done = stored_seeds(out_path)
     chunks = missing_chunks(start, last, done, chunk_size or g.chunk_size(spec.solver))
     todo = sum(b - a + 1 for a, b in chunks)
