@@ -21,10 +21,10 @@ SOLVE_BATCH = [sys.executable, "-c", "from winnable.cli import solve_batch_main;
 STOP_WITHIN = 10  # seconds from the signal to the end of every process of the batch
 
 
-def batch(out: Path, n: int = 400_000) -> list[str]:
-    """A Nineball batch of ``n`` deals into ``out``, two workers, chunks of 500."""
+def batch(out: Path, n: int = 400_000, chunk: int = 500) -> list[str]:
+    """A Nineball batch of ``n`` deals into ``out``, two workers."""
     return SOLVE_BATCH + ["--game", "nineball", "--n", str(n), "--out", str(out), "--workers",
-                          "2", "--chunk", "500", "--quiet"]
+                          "2", "--chunk", str(chunk), "--quiet"]
 
 
 def _default_signals() -> None:
@@ -95,8 +95,8 @@ def test_interrupted_batch_loses_nothing(tmp_path, how):
     """Ctrl-C, or kill -9 of the whole job, mid-run: every finished chunk is kept, and rerunning
     the same command ends with exactly N rows, those of a fresh solve."""
     out = tmp_path / "nb.parquet"
-    n = 60_000  # 120 chunks: the interruption after the 4th lands mid-run
-    cmd = batch(out, n)
+    n = 30_000  # 120 chunks: the interruption after the 4th lands mid-run
+    cmd = batch(out, n, chunk=250)
     proc = start(cmd)
     wait_for_parts(Path(f"{out}.parts"), 4, proc)
     if how == "kill":
@@ -115,10 +115,10 @@ def test_interrupted_batch_loses_nothing(tmp_path, how):
     df = pd.read_parquet(out)
     assert len(df) == n and df.seed.is_unique and list(df.seed) == list(range(1, n + 1))
     # Rows solved before and after the interruption agree with a fresh solve.
-    sample = [1, 499, 500, 501, 2000, n]
+    sample = [1, 249, 250, 251, 2000, n]
     cols = get_game("nineball").solve_seeds(np.array(sample))
     assert list(df.set_index("seed").loc[sample, "score"]) == list(cols["score"])
-    assert "deals 60,000" in done.stdout
+    assert "deals 30,000" in done.stdout
 
 
 @pytest.mark.parametrize("signum, code, said", [
