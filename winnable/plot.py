@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 from PIL import Image
 
 from .batch import BatchError, read_runs
@@ -216,8 +216,13 @@ def _finish(fig: Figure, title: str, runs: Sequence[Run], *notes: str) -> Figure
     fig.set_size_inches(width, total)
     text.set_position((margin / width, margin / total))
     # The title hangs a fixed distance from the top (a fraction of the height would leave a
-    # tall figure's title on its axes); tight_layout keeps the axes below it.
-    fig.suptitle(title, fontweight="bold", y=1 - 0.1 / total, va="top")
+    # tall figure's title on its axes), wrapped to the figure's width; tight_layout keeps the
+    # axes below it.
+    heading = fig.suptitle(title, fontweight="bold", y=1 - 0.1 / total, va="top")
+    chars = len(title)
+    while heading.get_window_extent(renderer).width > 0.97 * width * fig.dpi and chars > 20:
+        chars -= 5
+        heading.set_text("\n".join(textwrap.wrap(title, chars)))
     fig.tight_layout(rect=(0, extra / total, 1, 1))
     return fig
 
@@ -321,7 +326,7 @@ def paired(df: pd.DataFrame, title: str | None = None) -> Figure:
     # The labels wrap to the axes' size: a long one would run into the ticks and the title.
     ax.set_xlabel(_wrapped(f"outcome under {b.label}", 50))
     ax.set_ylabel(_wrapped(f"outcome under {a.label}", 30))
-    fig.colorbar(image, ax=ax, label="deals (count)")
+    fig.colorbar(image, ax=ax, label="deals (count)", format=StrMethodFormatter("{x:,.0f}"))
     changed = int((pairs["a"] != pairs["b"]).sum())
     note = (f"Common deals: N = {len(pairs):,} (deal numbers held by both runs); outcome "
             f"changed on {changed:,} ({100 * changed / len(pairs):.2f}%).")
