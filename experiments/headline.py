@@ -72,7 +72,8 @@ if __name__ == "__main__":
         for game, figures in shown.items():
             if figures:
                 text += f"\n### {game}\n\n" + "".join(
-                    f"{what[0].upper() + what[1:]}:\n\n![{what}]({f})\n\n" for f, what in figures)
+                    f"![{what}]({f})\n\n*{what[0].upper() + what[1:]}.*\n\n"
+                    for f, what in figures)
     notes = RESULTS / "NOTES.md"
     if notes.exists():
         text += "\n" + notes.read_text()
