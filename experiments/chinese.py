@@ -1,13 +1,14 @@
 """Chinese Solitaire solved with every card known (thoughtful), strict and easy, on the same
 deals; unknowns settled by rule-set implication where the other run decides them.  Writes
-results/chinese/thoughtful.{csv,md} and results/chinese/effort.csv (nodes and seconds)."""
+results/chinese/thoughtful.{csv,md}, results/chinese/effort.csv (nodes and seconds) and the
+headline figures results/chinese/{winrate,scores,paired_rules}.{png,svg}."""
 
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from common import arguments
+from common import arguments, headline_figures, pick
 from winnable import summarize
 from winnable.batch import solve_run
 from winnable.implication import apply_implications
@@ -45,3 +46,6 @@ if __name__ == "__main__":
                            "mean": values.mean()})
     pd.DataFrame(effort).to_csv(Path(args.results_dir) / "chinese/effort.csv", index=False)
     print(pd.DataFrame(effort).to_string(index=False))
+    # Strict against easy on the same deals, unknowns settled by implication as in the table.
+    headline_figures(df, Path(args.results_dir) / "chinese", pairs={
+        "rules": (pick(df, "thoughtful"), pick(df, "thoughtful", {"easy": True}))})

@@ -1,15 +1,16 @@
 """Chinese Solitaire without peeking: the no-peek players (sampling, strategy, random) beside the
 thoughtful upper bound, strict and easy, on the same deals; and whether the published win rates
 (James Jonte's ~33%, the program author's 179 of 355 = 50.42%) lie inside each interval.
-Writes results/chinese/nopeek.{csv,md} and results/chinese/nopeek_paired.csv."""
+Writes results/chinese/nopeek.{csv,md}, results/chinese/nopeek_paired.csv and the headline
+figures results/chinese/nopeek_{winrate,scores,paired_sampling}.{png,svg}."""
 
 from pathlib import Path
 
 import pandas as pd
 
 from chinese import DEALS as THOUGHTFUL_DEALS
-from common import arguments
-from winnable import summarize
+from common import arguments, pick, save_figure
+from winnable import plot, summarize
 from winnable.batch import RunSpec, run_file, solve_batch, solve_run
 from winnable.implication import apply_implications
 from winnable.report import markdown, rate_text, summary_table
@@ -99,3 +100,9 @@ if __name__ == "__main__":
             "`nopeek_paired.csv`.\n")
     (out / "nopeek.md").write_text(text)
     print(text)
+    # No peeking against thoughtful: every player's win rate, score distributions (strict),
+    # and the best no-peek player's outcomes against thoughtful's on the same deals.
+    save_figure(plot.winrate(df), out, "nopeek_winrate")
+    save_figure(plot.scores(df[df.variant == "default"]), out, "nopeek_scores")
+    save_figure(plot.paired(pd.concat([pick(df, "thoughtful"), pick(df, "sampling")])), out,
+                "nopeek_paired_sampling")

@@ -48,7 +48,7 @@ def main() -> None:
         lines.append({"step": report.step, "budget": budget, "tried": report.tried,
                       "wins": report.wins, "losses": report.losses,
                       "unknown left": int((frame.outcome == "unknown").sum()),
-                      "CPU s": round(frame[frame.options == f"budget={budget}"].seconds.sum())})
+                      "CPU s": round(frame[frame.step_options == f"budget={budget}"].seconds.sum())})
     table = pd.DataFrame(lines)
     out = Path(args.results_dir) / "chinese/ladder"
     out.parent.mkdir(parents=True, exist_ok=True)

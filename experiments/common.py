@@ -1,15 +1,20 @@
-"""Shared by the experiment scripts: run batches, then write their summary tables."""
+"""Shared by the experiment scripts: run batches, write their summary tables and draw the
+headline figures."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from winnable import get_game, summarize
-from winnable.batch import solve_run
+import pandas as pd
+
+from winnable import get_game, plot, summarize
+from winnable.batch import read_runs, solve_run
 from winnable.report import summary_table, write_tables
 
 ROOT = Path(__file__).resolve().parent.parent
+FIGURE_DPI = 100  # keeps a headline PNG at tens of kB
 
 
 def arguments(default_n: int, description: str, **counts: int) -> argparse.Namespace:
@@ -28,13 +33,52 @@ def arguments(default_n: int, description: str, **counts: int) -> argparse.Names
 
 
 def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: str, title: str,
-            notes: str = "", means: tuple[str, ...] = (), n: int | None = None) -> None:
-    """Solve deals 1..n (default ``--n``) for each (game, solver, rules) and write
-    results/<stem>.csv and .md."""
-    summaries = []
+            notes: str = "", means: tuple[str, ...] = (), n: int | None = None) -> list[Path]:
+    """Solve deals 1..n (default ``--n``) for each (game, solver, rules), write
+    results/<stem>.csv and .md, and return the run files (per-deal rows)."""
+    summaries, files = [], []
     for game, solver, variant in runs:
-        df = solve_run(game, n or args.n, variant, solver, runs_dir=args.runs_dir, workers=args.workers)
+        df = solve_run(game, n or args.n, variant, solver, runs_dir=args.runs_dir,
+                       workers=args.workers)
+        files.append(Path(df.attrs["path"]))
         summaries += summarize(df, get_game(game).summary_means)
         print(summaries[-1].text(), flush=True)
     table = summary_table(summaries)
     write_tables(table, Path(args.results_dir) / stem, title, notes, means)
+    return files
+
+
+def rows_of(files: Sequence[Path], extra: Sequence[str] = ()) -> pd.DataFrame:
+    """The per-deal rows a figure needs (not the moves), of every run file."""
+    return read_runs(files, columns=[*plot.COLUMNS, *extra])
+
+
+def pick(rows: pd.DataFrame, solver: str, rules: Mapping | None = None) -> pd.DataFrame:
+    """The rows of one run among ``rows``: its solver and rules (a mapping of flags)."""
+    game = get_game(rows["game"].iloc[0])
+    label = game.rules(rules).label
+    return rows[(rows["solver"] == solver) & (rows["variant"] == label)]
+
+
+def save_figure(fig, folder: Path, name: str) -> list[Path]:
+    """A headline figure as results/<game>/<name>.png and .svg."""
+    written = plot.save(fig, folder / name, dpi=FIGURE_DPI)
+    for path in written:
+        print(f"wrote {path} ({path.stat().st_size / 1000:.0f} kB)", flush=True)
+    return written
+
+
+def headline_figures(rows: pd.DataFrame, folder: Path,
+                     pairs: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]] | None = None,
+                     scores_of: pd.DataFrame | None = None) -> list[Path]:
+    """The figures results/README.md shows for one game: ``winrate`` (every run of ``rows``),
+    ``scores`` (the runs of ``scores_of``, default every run) and ``paired_<name>`` for each
+    pair of runs on the same deals (e.g. strict rules against easy ones, a no-peek player
+    against thoughtful)."""
+    written = save_figure(plot.winrate(rows), folder, "winrate")
+    written += save_figure(plot.scores(rows if scores_of is None else scores_of), folder,
+                           "scores")
+    for name, (a, b) in (pairs or {}).items():
+        written += save_figure(plot.paired(pd.concat([a, b], ignore_index=True)), folder,
+                               f"paired_{name}")
+    return written

@@ -1,4 +1,5 @@
-"""Collect the summary tables under results/ into results/README.md (the headline table)."""
+"""Collect the summary tables under results/ into results/README.md (the headline table), and
+show the headline figures the experiment scripts drew (those that exist)."""
 
 from pathlib import Path
 
@@ -10,6 +11,45 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 TABLES = ["nineball/thoughtful.csv", "nineball/nopeek.csv", "addario/summary.csv",
           "chinese/thoughtful.csv", "chinese/nopeek.csv", "impossible/players.csv"]
+
+# (figure, what it shows), per game, in the order shown; drawn by experiments/<game>.py.
+FIGURES = {
+    "Nineball Solitaire": [
+        ("nineball/winrate.png", "win rate of every solver and rule set, with its 95% interval"),
+        ("nineball/paired_rules.png", "the same deals under the default rule and one kitchen "
+         "card per group (thoughtful)"),
+        ("nineball/paired_nopeek.png", "the no-peek player (`nopeek-win`) against thoughtful on "
+         "the same deals, one kitchen card per group"),
+        ("nineball/nopeek_means.png", "no peeking against thoughtful: the exact probability of "
+         "clearing the rack and the expected score, mean per deal"),
+        ("nineball/scores.png", "score distributions (thoughtful)"),
+    ],
+    "Solitario di Addario": [
+        ("addario/winrate.png", "win rate of every solver and tier rule, with its 95% interval"),
+        ("addario/paired_rules.png", "the same deals under the default tiers and the author's "
+         "variant (thoughtful)"),
+        ("addario/paired_nopeek.png", "the no-peek player against thoughtful on the same deals"),
+        ("addario/scores.png", "score distributions (default tiers)"),
+    ],
+    "Chinese Solitaire": [
+        ("chinese/winrate.png", "thoughtful win rate, strict and easy, with its 95% interval"),
+        ("chinese/paired_rules.png", "strict against easy on the same deals (thoughtful)"),
+        ("chinese/nopeek_winrate.png", "every no-peek player beside thoughtful"),
+        ("chinese/nopeek_paired_sampling.png", "the best no-peek player (`sampling`) against "
+         "thoughtful on the same deals (strict)"),
+        ("chinese/scores.png", "score distributions (thoughtful)"),
+        ("chinese/nopeek_scores.png", "score distributions of every player (strict)"),
+    ],
+    "Impossible": [
+        ("impossible/winrate.png", "win rate of each player under the default rules"),
+        ("impossible/variants_greedy.png", "greedy's win rate under every fifteen rule and "
+         "new-pile penalty"),
+        ("impossible/variants_lookahead.png", "lookahead's win rate under every rule set"),
+        ("impossible/variants_random.png", "random's win rate under every rule set"),
+        ("impossible/means.png", "piles picked up, new piles and decisions per game"),
+        ("impossible/scores.png", "score distributions"),
+    ],
+}
 
 INTRO = """# Results
 
@@ -24,6 +64,16 @@ if __name__ == "__main__":
     table = headline(pd.concat(frames, ignore_index=True)
                      .drop_duplicates(["game", "solver", "variant", "deals"]))
     text = INTRO + "\n" + markdown(table, {c: c for c in table.columns})
+    shown = {game: [(f, what) for f, what in figures if (RESULTS / f).exists()]
+             for game, figures in FIGURES.items()}
+    if any(shown.values()):
+        text += ("\n## Figures\n\nEach figure is also an SVG beside it; its caption gives N, "
+                 "the rules and the solver of every run.\n")
+        for game, figures in shown.items():
+            if figures:
+                text += f"\n### {game}\n\n" + "".join(
+                    f"![{what}]({f})\n\n*{what[0].upper() + what[1:]}.*\n\n"
+                    for f, what in figures)
     notes = RESULTS / "NOTES.md"
     if notes.exists():
         text += "\n" + notes.read_text()

@@ -1,12 +1,13 @@
 """Impossible: each player under the default rules, and the best player's win rate for every
-combination of the fifteen rule and the new-pile penalty.  Writes results/impossible/players.*
-and results/impossible/variants.*."""
+combination of the fifteen rule and the new-pile penalty.  Writes results/impossible/players.*,
+results/impossible/variants.* and the headline figures results/impossible/*.png, .svg."""
 
 from pathlib import Path
 
 import pandas as pd
 
-from common import arguments, run_all
+from common import arguments, headline_figures, rows_of, run_all, save_figure
+from winnable import plot
 from winnable.report import markdown
 
 NOTES = """
@@ -24,17 +25,29 @@ if __name__ == "__main__":
             for f in ("once", "unlimited", "off") for p in ("every", "beyond_nine")]
     # Players under the default rules.
     runs = [("impossible", solver, {}) for solver in ("random", "greedy", "lookahead")]
-    run_all(runs, args, "impossible/players",
-            f"Impossible: players under the default rules ({n_full:,} games each)", NOTES)
+    players = run_all(runs, args, "impossible/players",
+                      f"Impossible: players under the default rules ({n_full:,} games each)",
+                      NOTES)
+    folder = Path(args.results_dir) / "impossible"
+    rows = rows_of(players, ("pickups", "new_piles", "steps"))
+    headline_figures(rows, folder)
+    save_figure(plot.means(rows), folder, "means")
     # The variant table: every player on every combination; the best by win rate is reported.
     rows = []
+    cells: dict[str, list[Path]] = {}
     for variant in grid:
         for solver, n in (("random", n_full), ("greedy", n_full),
                           ("lookahead", max(1, n_full // 100))):
             args.n = n
             stem = f"impossible/grid/{solver}_{variant['fifteen']}_{variant['new_pile_penalty']}"
-            run_all([("impossible", solver, variant)], args, stem, "Impossible grid cell")
+            cells.setdefault(solver, []).extend(
+                run_all([("impossible", solver, variant)], args, stem, "Impossible grid cell"))
             rows.append(pd.read_csv(Path(args.results_dir) / f"{stem}.csv").iloc[0])
+    # The win rate of every rule set, one figure per player.
+    for solver, files in cells.items():
+        save_figure(plot.winrate(rows_of(files), title=f"Impossible: {solver}'s win rate by "
+                                 "fifteen rule and new-pile penalty"), folder,
+                    f"variants_{solver}")
     table = pd.DataFrame(rows)
     table["fifteen"] = [v.split("fifteen=")[1].split()[0] if "fifteen=" in v else "once"
                         for v in table.variant]

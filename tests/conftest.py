@@ -1,7 +1,57 @@
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 # Make `tests.reference...` importable however pytest is started.
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# The kernels every test worker would otherwise compile side by side on a cold cache: compiled
+# once, before the workers start, in one process per group (about as long as each other), and
+# stored in Numba's cache next to the sources, from which the workers then load them.
+WARM_UP_GROUPS = (("chinese",), ("nineball", "addario", "impossible"))
+WARM_UP = """
+import sys
+from winnable import get_game
+for name in sys.argv[1:]:
+    game = get_game(name)
+    for solver in game.solvers:
+        game.warm_up(None, solver)
+        game.solve(1, None, solver)  # a single game (Impossible records its moves then)
+    if name == "chinese":
+        # A deal the search leaves undecided at this budget: the loss test, the strategy
+        # player's attempt and the random playouts run only then.
+        game.solve(16, None, "thoughtful", budget=1000)
+"""
+
+
+def pytest_sessionstart(session):
+    """Before pytest-xdist starts its workers (its own hook runs last): warm the cache."""
+    config = session.config
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
+        return  # a worker, or tests in one process: nothing would be compiled twice
+    procs = [subprocess.Popen([sys.executable, "-c", WARM_UP, *group], cwd=ROOT)
+             for group in WARM_UP_GROUPS]
+    for proc in procs:
+        if proc.wait() != 0:
+            raise RuntimeError(f"warming the Numba cache failed ({proc.args[3:]})")
+
+
+@pytest.fixture
+def run_cli(monkeypatch, capsys):
+    """The installed entry points in this process: ``run_cli("solve", ...)`` runs ``winnable
+    solve ...`` (``program="solve-batch"``: that command) and returns (exit code, stdout,
+    stderr).  What the user sees, without starting an interpreter per call."""
+    from winnable.cli import _run, cli, solve_batch_command
+
+    def run(*args, program="winnable"):
+        monkeypatch.setattr(sys, "argv", [program, *map(str, args)])
+        with pytest.raises(SystemExit) as stop:
+            _run(cli if program == "winnable" else solve_batch_command, program)
+        captured = capsys.readouterr()
+        return stop.value.code, captured.out, captured.err
+
+    return run

@@ -1,10 +1,7 @@
-"""Batches: rows, resume after interruption, refusal to mix runs, summaries."""
+"""Batches: rows, resume, unusable parts set aside, refusal to mix runs, summaries (stopping a
+batch by a signal: tests/test_signals.py)."""
 
 import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -15,9 +12,6 @@ from winnable import get_game, solve_batch, summarize
 from winnable.batch import BatchError, missing_chunks, solve_run
 from winnable.report import summaries_frame
 from winnable.stats import wilson_interval, win_rate_interval
-
-SOLVE_BATCH = [sys.executable, "-c", "from winnable.cli import solve_batch_main; solve_batch_main()"]
-WINNABLE = [sys.executable, "-m", "winnable"]
 
 
 def test_rows_and_columns(tmp_path):
@@ -83,56 +77,6 @@ def test_a_new_solver_version_refuses_only_that_solvers_runs(tmp_path, monkeypat
                     progress=False)
 
 
-def _wait_for_parts(parts: Path, count: int, proc, timeout=120):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if parts.exists() and len(list(parts.glob("part-*.parquet"))) >= count:
-            return
-        if proc.poll() is not None:
-            raise AssertionError(f"batch ended early: {proc.stderr.read()}")
-        time.sleep(0.05)
-    raise AssertionError("no parts appeared")
-
-
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-@pytest.mark.parametrize("how", ["kill", "interrupt"])
-def test_interrupted_batch_loses_nothing(tmp_path, how):
-    out = tmp_path / "nb.parquet"
-    n = 200_000  # several seconds of work, so the interruption lands mid-run
-    cmd = SOLVE_BATCH + ["--game", "nineball", "--n", str(n), "--out", str(out), "--workers", "2",
-                         "--chunk", "500", "--quiet"]
-    # Ctrl-C as a terminal delivers it: to a batch whose SIGINT is not ignored.  A program
-    # started in the background by a non-interactive shell (as CI may start the tests)
-    # inherits SIGINT ignored, and then rightly ignores it.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, preexec_fn=_default_sigint)
-    _wait_for_parts(Path(str(out) + ".parts"), 4, proc)
-    if how == "kill":
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    else:
-        os.killpg(proc.pid, signal.SIGINT)
-        out_text, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, (out_text[-500:], err[-2000:])
-        assert "rerun the same command to resume" in err
-        assert "Traceback" not in err
-    kept = len(list(Path(str(out) + ".parts").glob("part-*.parquet")))
-    assert kept >= 4 and not out.exists()
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    df = pd.read_parquet(out)
-    assert len(df) == n and df.seed.is_unique and list(df.seed) == list(range(1, n + 1))
-    # Rows solved before and after the interruption agree with a fresh solve.
-    game = get_game("nineball")
-    sample = [1, 499, 500, 501, 2000, n]
-    cols = game.solve_seeds(np.array(sample))
-    assert list(df.set_index("seed").loc[sample, "score"]) == list(cols["score"])
-    assert "deals 200,000" in done.stdout
-
-
 def test_missing_chunks():
     assert missing_chunks(1, 10, np.array([3, 4, 8]), 3) == [(1, 2), (5, 7), (9, 10)]
     assert missing_chunks(1, 5, np.arange(1, 6), 3) == []
@@ -173,3 +117,97 @@ def test_solve_run_keeps_deals_1_to_n_where_the_experiments_do(tmp_path):
     table = summaries_frame(summarize(rows, get_game("nineball").summary_means))
     assert table.loc[0, "deals"] == "40"
     assert table.loc[0, "mean win_probability (95% CI)"].count(".") == 3
+
+
+def test_unusable_parts_are_set_aside_and_solved_again(tmp_path, capsys):
+    """A truncated part, a part that is not Parquet, one whose rows are not the deals its name
+    says, and one of another run: each is moved to <out>.bad/ with a one-line warning, its
+    deals are solved again, and the run ends with exactly N rows, as a fresh run gives."""
+    from winnable.batch import RunSpec, parts_dir, solve_table, write_part
+    out = tmp_path / "nb.parquet"
+    spec = RunSpec.make("nineball")
+    parts = parts_dir(out)
+    parts.mkdir()
+    (parts / "run.json").write_text(spec.to_json()[:10])  # cut short too
+    for first in range(1, 100, 20):
+        write_part(parts, solve_table(spec.to_json(), first, first + 19))
+    names = sorted(p.name for p in parts.glob("part-*.parquet"))
+    truncated = parts / names[0]
+    truncated.write_bytes(truncated.read_bytes()[:200])
+    (parts / names[1]).write_text("not parquet")
+    # Deals 41-60 under the name of deals 50-69.
+    os.replace(parts / names[2], parts / "part-000000000050-000000000069.parquet")
+    # Deals 61-80 of another run.
+    other = RunSpec.make("nineball", {"targets": "9"})
+    write_part(parts, solve_table(other.to_json(), 61, 80))
+    df = solve_batch("nineball", n=100, out=out, workers=1, progress=False)
+    assert list(df.seed) == list(range(1, 101))
+    fresh = solve_batch("nineball", n=100, out=tmp_path / "fresh.parquet", workers=1,
+                        progress=False)
+    cols = ["seed", "deal", "outcome", "score", "moves", "nodes"]
+    pd.testing.assert_frame_equal(df[cols], fresh[cols])
+    err = capsys.readouterr().err
+    assert "run.json cannot be read; the parts are checked one by one" in err
+    warnings = [line for line in err.splitlines() if "set aside" in line]
+    assert len(warnings) == 4, warnings
+    bad = tmp_path / "nb.parquet.bad"
+    assert sorted(p.name for p in bad.iterdir()) == sorted(
+        [names[0], names[1], names[3], "part-000000000050-000000000069.parquet"])
+    assert any("unreadable" in w for w in warnings) and any("not of this run" in w for w in warnings)
+    assert any("does not hold deals 50-69" in w for w in warnings)
+
+
+def test_chunk_and_last_deal_are_checked(tmp_path):
+    with pytest.raises(BatchError, match="--chunk must be at least 1, got 0"):
+        solve_batch("nineball", n=5, chunk_size=0, out=tmp_path / "a.parquet", progress=False)
+    with pytest.raises(BatchError, match="past the last deal number"):
+        solve_batch("nineball", n=10, start=2**63 - 5, out=tmp_path / "a.parquet",
+                    progress=False)
+    assert not (tmp_path / "a.parquet.parts").exists()
+
+
+def test_default_names_hold_only_changed_options_and_old_names_resume(tmp_path, monkeypatch):
+    from winnable.batch import RunSpec, default_out
+    monkeypatch.chdir(tmp_path)
+    spec = RunSpec.make("chinese", {"easy": 1}, "thoughtful", {"budget": 5000})
+    assert default_out(spec) == Path("runs/chinese_thoughtful_easy-1_budget-5000.parquet")
+    assert default_out(RunSpec.make("chinese")) == Path("runs/chinese_thoughtful.parquet")
+    old = RunSpec.make("addario", None, "thoughtful", {"budget": 1000})
+    legacy = Path("runs") / f"{old.slug(every_option=True)}.parquet"
+    assert legacy.name == "addario_thoughtful_budget-1000.parquet"
+    nine = RunSpec.make("nineball", {"kitchen_per_group": 1})
+    assert nine.slug() == nine.slug(every_option=True)
+    # A run stored under its old name (every option in it) resumes there.
+    spec = RunSpec.make("chinese", None, "strategy")
+    legacy = Path("runs") / f"{spec.slug(every_option=True)}.parquet"
+    assert legacy.name == "chinese_strategy_lookahead-8_patience-200.parquet"
+    solve_batch("chinese", n=2, solver="strategy", out=legacy, workers=1, progress=False)
+    assert default_out(spec) == legacy
+    rows = solve_batch("chinese", n=3, solver="strategy", workers=1, progress=False)
+    assert rows.attrs == {"path": str(legacy), "solved": 1}
+
+
+def test_seconds_leave_numba_compilation_out():
+    """A kernel compiled while a deal is being solved (as on a cold cache) costs the deal
+    nothing: ``seconds`` is search time only."""
+    import time
+
+    from numba import njit
+
+    from winnable.games.base import timed_columns
+
+    @njit
+    def fresh(values):  # compiled at its first call, inside the clock
+        return values.sum()
+
+    compiling = []
+
+    def search(deal):
+        started = time.perf_counter()
+        fresh(np.arange(3))
+        compiling.append(time.perf_counter() - started)
+        return "win", 1, 1, []
+
+    columns = timed_columns(np.zeros((2, 3)), search, lambda deal, line: [])
+    assert compiling[0] > 0.05  # it did compile, in the first deal
+    assert columns["seconds"][0] < compiling[0] / 10, (columns["seconds"], compiling)

@@ -9,6 +9,7 @@ import pytest
 from tests.reference import chinese_ref as ref
 from winnable import get_game
 from winnable.rules import chinese as R
+from winnable.shuffle import play_stream
 from winnable.solvers import chinese_nopeek as NP
 
 GAME = get_game("chinese")
@@ -19,11 +20,17 @@ HIDDEN_PLACES = [7 * p + h for p in range(R.PILES) for h in range(R.FACE_DOWN[p]
 DEEP_PLACES = [7 * p for p in range(R.PILES) if R.FACE_DOWN[p]] + STOCK_PLACES
 
 
-def play(deals, solver, easy=False, seeds=None, **options):
+def play(deals, solver, easy=False, stream=None, **options):
+    """One game per deal; ``stream`` (a deal number): every game draws from the play stream of
+    that deal instead of its own."""
     deals = np.atleast_2d(np.asarray(deals, dtype=np.int8))
-    seeds = np.arange(1, len(deals) + 1) if seeds is None else np.asarray(seeds)
-    return GAME.solve_deals(deals, GAME.rules({"easy": easy}), solver,
-                            GAME.solver_options(solver, options), seeds)
+    rules = GAME.rules({"easy": easy})
+    options = GAME.solver_options(solver, options)
+    if stream is None:
+        return GAME.solve_deals(deals, rules, solver, options)
+    common = GAME.deal(stream)
+    return NP.solve_deals(GAME.salt, deals, rules, solver, options,
+                          stream=lambda deal: play_stream(np.uint64(GAME.salt), common))
 
 
 def rearranged_underneath(deal, places, rng):
@@ -65,7 +72,7 @@ def test_players_never_read_a_hidden_card(solver, seeds, places, least):
         deal = GAME.deal(seed)
         other = rearranged_underneath(deal, places, rng)
         # Both games get the same random stream (that of deal `seed`).
-        columns = play([deal, other], solver, seeds=[seed, seed])
+        columns = play([deal, other], solver, stream=seed)
         covered.append(moves_while_views_agree(deal, other, *columns["moves"], False))
     assert min(covered) >= 1 and max(covered) >= least, covered
 
@@ -134,10 +141,10 @@ def test_games_replay_exactly():
         # One game on its own (as `winnable solve --seed 6` plays it) is the same game.
         single = GAME.solve(6, solver=solver)
         assert single.moves == list(first["moves"][1]) and single.nodes == first["nodes"][1]
-    # Different seeds give random different games on the same deal.
+    # Different streams give random different games on the same deal.
     deal = GAME.deal(5)
-    columns = play([deal, deal], "random", seeds=[5, 105])
-    assert list(columns["moves"][0]) != list(columns["moves"][1])
+    one, other = (play([deal], "random", stream=seed)["moves"][0] for seed in (5, 105))
+    assert list(one) != list(other)
 
 
 def test_patience_ends_random_games_and_options_are_checked():

@@ -246,5 +246,5 @@ def test_cluster_resolve_equals_local_resolve(cluster, tmp_path):
                               **({"scheduler": cluster.address} if name == "cluster"
                                  else {"workers": 1}))
         assert report.tried >= 3
-        frames.append(pd.read_parquet(out)[COLUMNS + ["step", "options"]])
+        frames.append(pd.read_parquet(out)[COLUMNS + ["step", "step_options"]])
     pd.testing.assert_frame_equal(frames[0], frames[1])

@@ -1,7 +1,7 @@
 """Figures: every kind draws from small real runs and writes PNG and SVG; the CLI wraps it with
 one-line errors for bad input."""
 
-import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from winnable import plot
 from winnable.batch import load_rows, solve_batch
-from winnable.cli import PLOT_KINDS, _run, cli
+from winnable.cli import PLOT_KINDS, cli
 from winnable.stats import (outcome_crosstab, paired_outcomes, summarize, win_rate_interval,
                             win_rate_intervals)
 
@@ -122,14 +122,6 @@ def test_cli_kinds_are_the_library_kinds():
     assert PLOT_KINDS == plot.KINDS
 
 
-def run_cli(args, monkeypatch, capsys) -> tuple[int, str]:
-    """The installed entry point (``winnable ...``), in process."""
-    monkeypatch.setattr(sys, "argv", ["winnable", *args])
-    with pytest.raises(SystemExit) as stop:
-        _run(cli)
-    return stop.value.code, capsys.readouterr().err
-
-
 @pytest.mark.parametrize("args, needle", [
     (["plot", "winrate", "no-such.parquet"], "no such file: no-such.parquet"),
     (["plot", "bars", "x.parquet"], "'bars' is not one of 'winrate', 'scores'"),
@@ -138,13 +130,13 @@ def run_cli(args, monkeypatch, capsys) -> tuple[int, str]:
     (["plot", "paired", "{run}"], "paired needs exactly two runs"),
     (["plot", "winrate"], "Missing argument 'FILES...'"),
 ])
-def test_cli_bad_input_is_one_line(args, needle, run_files, tmp_path, monkeypatch, capsys):
+def test_cli_bad_input_is_one_line(args, needle, run_files, tmp_path, monkeypatch, run_cli):
     (tmp_path / "notes.parquet").write_text("not parquet\n")
     pd.DataFrame({"x": [1]}).to_parquet(tmp_path / "table.parquet")
     names = {"text": tmp_path / "notes.parquet", "table": tmp_path / "table.parquet",
              "run": run_files[0]}
     monkeypatch.chdir(tmp_path)
-    code, err = run_cli([a.format(**names) for a in args], monkeypatch, capsys)
+    code, _, err = run_cli(*[a.format(**names) for a in args])
     assert code != 0
     assert needle in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "plots").exists()
@@ -169,3 +161,20 @@ def test_means_draws_one_panel_per_column_given(rows):
     assert "mean ± 1.96 standard errors" in texts(fig)
     with pytest.raises(plot.PlotError, match="no column"):
         plot.means(rows, ["no_such_column"])
+
+
+def test_experiments_draw_small_headline_figures(run_files, tmp_path, monkeypatch):
+    """The experiment scripts' headline figures (experiments/common.py): every one written,
+    each PNG and SVG small enough for results/ (tens of kB)."""
+    experiments = str(Path(__file__).resolve().parent.parent / "experiments")
+    monkeypatch.syspath_prepend(experiments)
+    import common
+    rows = common.rows_of(run_files)
+    written = common.headline_figures(rows, tmp_path, pairs={
+        "rules": (common.pick(rows, "thoughtful"),
+                  common.pick(rows, "thoughtful", {"kitchen_per_group": 1}))})
+    assert sorted(p.name for p in written) == sorted(
+        f"{name}.{ext}" for name in ("winrate", "scores", "paired_rules") for ext in ("png", "svg"))
+    for path in written:
+        assert 5_000 < path.stat().st_size < 100_000, (path, path.stat().st_size)
+    assert "moves" not in rows.columns  # figures read only the columns they draw

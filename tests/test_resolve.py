@@ -35,9 +35,9 @@ def test_escalation_solves_only_unknown_rows_and_records_them(run):
     decided = before.index[before.outcome != "unknown"]
     for column in ("outcome", "score", "moves", "nodes"):
         assert (after.loc[decided, column] == before.loc[decided, column]).all()
-    assert (after.loc[decided, "step"] == 0).all() and (after.loc[decided, "options"] == "").all()
+    assert (after.loc[decided, "step"] == 0).all() and (after.loc[decided, "step_options"] == "").all()
     again = after.loc[unknown]
-    assert (again.step == 1).all() and (again.options == "budget=200000").all()
+    assert (again.step == 1).all() and (again.step_options == "budget=200000").all()
     assert report.tried == len(unknown) and report.settled == int((again.outcome != "unknown").sum())
     assert report.settled >= 3
     for seed, row in again[again.outcome == "win"].iterrows():

@@ -100,3 +100,26 @@ def test_deals_are_permutations_and_roughly_uniform(name):
     expected = len(deals) / len(game.deck)
     chi2 = float(((counts - expected) ** 2 / expected).sum())
     assert chi2 < 3 * len(game.deck) + 30
+
+
+def test_play_stream_is_the_documented_hash_of_the_deal():
+    """Step 6 of winnable.shuffle: FNV-1a-64 of the game's name followed by the card ids."""
+    from winnable.shuffle import play_stream
+    for name in GAME_NAMES:
+        game = get_game(name)
+        for n in (1, 2, 999):
+            deal = game.deal(n)
+            expected = fnv1a(name)
+            for card in deal:
+                expected = ((expected ^ int(card)) * 0x100000001B3) & MASK
+            assert int(play_stream(np.uint64(game.salt), deal)[0]) == expected
+
+
+def test_impossible_without_jokers_deals_deal_n_without_its_jokers():
+    game = get_game("impossible")
+    for n in range(1, 30):
+        full = [int(c) for c in game.deal(n)]
+        assert [int(c) for c in game.deal(n, {"jokers": 0})] == [c for c in full if c < 52]
+    rows = game.deals(np.arange(1, 30), {"jokers": 0})
+    assert rows.shape == (29, 52)
+    assert [int(c) for c in rows[4]] == [int(c) for c in game.deal(5, {"jokers": 0})]

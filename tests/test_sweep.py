@@ -2,13 +2,12 @@
 paired differences, one figure; resumable; one-line errors."""
 
 import itertools
-import sys
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from winnable.cli import _run, cli
+from winnable.cli import cli
 from winnable.sweep import combinations, format_grid, parse_grid, sweep
 from winnable.variants import VariantError
 
@@ -107,13 +106,9 @@ def test_bad_grid_text(items, needle):
     ("kitchen_per_group=1,7", "bad value '7' for variant kitchen_per_group"),
     ("kitchen_per_group=3,any", "the grid gives the same rules (default) twice"),
 ])
-def test_cli_bad_grid_is_one_line(grid, needle, tmp_path, monkeypatch, capsys):
+def test_cli_bad_grid_is_one_line(grid, needle, tmp_path, monkeypatch, run_cli):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "argv", ["winnable", "sweep", "--game", "nineball", "--n", "10",
-                                      "--grid", grid, "--quiet"])
-    with pytest.raises(SystemExit) as stop:
-        _run(cli)
-    err = capsys.readouterr().err
-    assert stop.value.code != 0
+    code, _, err = run_cli("sweep", "--game", "nineball", "--n", "10", "--grid", grid, "--quiet")
+    assert code != 0
     assert needle in err and len(err.strip().splitlines()) == 1, err
     assert list(tmp_path.iterdir()) == []          # nothing solved, nothing written

@@ -12,20 +12,30 @@ version) in its metadata, and a run with another identity is refused rather than
 The chunks are solved by local worker processes, or with ``scheduler`` by the workers of a Dask
 distributed cluster; either way each chunk is solved by :func:`solve_table` and stored by
 :func:`write_part` (on a cluster the rows travel back and this machine writes them).
+
+A part that cannot be read, or does not hold exactly the deals its name says, is set aside into
+``OUT.parquet.bad/`` (with a one-line warning) and its deals are solved again.  Local workers
+stop as soon as the batch stops (Ctrl-C, an error): they are terminated, and each also exits by
+itself within a second if the batch's process dies (``kill -9``).
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
 import shutil
 import signal
 import sys
+import threading
+import time
+import traceback
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
-from multiprocessing import get_context
+from multiprocessing import connection, get_context, resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +44,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .games import get_game
+from .errors import UserError
+from .games import LAST_DEAL, get_game
 
 META_KEY = b"winnable"
+# The columns every run file has (games add their own after them).
+RUN_COLUMNS = ("seed", "game", "solver", "variant", "deal", "outcome", "score", "moves", "nodes",
+               "seconds")
 
 
-class BatchError(ValueError):
+class BatchError(UserError):
     """A batch cannot run as asked (the message is one line for the user)."""
 
 
@@ -74,32 +88,61 @@ class RunSpec:
         return cls(d["game"], d["solver"], d["variant"], tuple(sorted(d["options"].items())),
                    d["rules_version"])
 
-    def describe(self) -> str:
+    def describe(self, version: bool = True) -> str:
         opts = " ".join(f"{k}={v}" for k, v in self.options)
         return (f"game {self.game}, solver {self.solver}, rules '{self.variant}'"
-                + (f", options {opts}" if opts else "") + f", engine version {self.engine_version}")
+                + (f", options {opts}" if opts else "")
+                + (f", engine version {self.engine_version}" if version else ""))
 
-    def slug(self) -> str:
+    def changed_options(self) -> tuple[tuple[str, Any], ...]:
+        """The solver options that differ from the solver's defaults."""
+        defaults = get_game(self.game).solvers[self.solver].options
+        return tuple((k, v) for k, v in self.options if defaults.get(k) != v)
+
+    def slug(self, every_option: bool = False) -> str:
+        """``<game>_<solver>[_<rules>][_<options changed>]``, e.g.
+        ``nineball_thoughtful_kitchen_per_group-1`` (``every_option``: the names of earlier
+        versions, which listed every option)."""
         parts = [self.game, self.solver]
         if self.variant != "default":
             parts.append(self.variant.replace(" ", "_").replace("=", "-").replace(",", "+"))
-        parts += [f"{k}-{v}" for k, v in self.options]
+        options = self.options if every_option else self.changed_options()
+        parts += [f"{k}-{v}" for k, v in options]
         return "_".join(parts)
 
 
+def run_path(directory: str | os.PathLike, spec: RunSpec, suffix: str = "") -> Path:
+    """``<directory>/<slug><suffix>.parquet``; a run stored under the name earlier versions gave
+    it (every option in the name) keeps its name, so it resumes."""
+    path = Path(directory) / f"{spec.slug()}{suffix}.parquet"
+    legacy = Path(directory) / f"{spec.slug(every_option=True)}{suffix}.parquet"
+    if legacy != path and not _has_rows(path) and _has_rows(legacy):
+        return legacy
+    return path
+
+
+def _has_rows(out: Path) -> bool:
+    return out.exists() or parts_dir(out).exists()
+
+
 def default_out(spec: RunSpec) -> Path:
-    return Path("runs") / f"{spec.slug()}.parquet"
+    return run_path("runs", spec)
 
 
 def run_file(spec: RunSpec, n: int, runs_dir: str | os.PathLike = "runs") -> Path:
     """Where the experiment scripts (``experiments/``) and the notebooks keep deals 1..n of a
     run: ``<runs_dir>/<slug>_n<n>.parquet``, so a notebook run with an experiment's N reuses
     its per-deal rows."""
-    return Path(runs_dir) / f"{spec.slug()}_n{n}.parquet"
+    return run_path(runs_dir, spec, f"_n{n}")
 
 
 def parts_dir(out: Path) -> Path:
     return out.with_name(out.name + ".parts")
+
+
+def set_aside_dir(out: Path) -> Path:
+    """Where parts that cannot be used are moved (kept for a look, never read again)."""
+    return out.with_name(out.name + ".bad")
 
 
 # --- one chunk: what a worker (local process or Dask task) does ---------------------------------
@@ -148,9 +191,20 @@ def to_table(spec: RunSpec, columns: Mapping[str, Any], extra: Sequence[str]) ->
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = _temporary(path)
     pq.write_table(table, tmp)
     os.replace(tmp, path)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    tmp = _temporary(path)
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _temporary(path: Path) -> Path:
+    """Where a file is written before it is renamed into place (never read as a part)."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
 # --- the stored state of a run -----------------------------------------------------------------
@@ -168,7 +222,13 @@ def check_compatible(spec: RunSpec, out: Path) -> None:
         found.append((out, _readable_spec(out)))
     parts = parts_dir(out)
     if (parts / "run.json").exists():
-        found.append((parts, RunSpec.from_json((parts / "run.json").read_text())))
+        try:
+            found.append((parts, RunSpec.from_json((parts / "run.json").read_text())))
+        except (OSError, ValueError, KeyError, TypeError):
+            # Each part carries the run's identity too and is checked on its own; the file is
+            # written again before solving.
+            warn(f"warning: {parts / 'run.json'} cannot be read; the parts are checked one by "
+                 "one")
     for path, other in found:
         if other is None:
             raise BatchError(f"{path} is not a winnable run file; choose another --out")
@@ -187,6 +247,57 @@ def _readable_spec(path: Path) -> RunSpec | None:
                          "another --out") from None
 
 
+PART_NAME = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
+
+
+def part_range(part: Path) -> tuple[int, int] | None:
+    """The deals a part's name says it holds (None for a name that is not a part's)."""
+    match = PART_NAME.fullmatch(part.name)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def part_problem(spec: RunSpec, part: Path) -> str | None:
+    """Why the part cannot be used (None if it holds exactly the deals its name says, of this
+    run, each once)."""
+    seeds = part_range(part)
+    if seeds is None:
+        return "not a part's name"
+    try:
+        table = pq.read_table(part)
+        other = read_spec(part)
+    except (OSError, pa.ArrowException, KeyError, ValueError) as exc:
+        return f"unreadable: {exc.__class__.__name__}"
+    if other != spec:
+        return "not of this run"
+    if "seed" not in table.column_names or not np.array_equal(
+            table["seed"].to_numpy(), np.arange(seeds[0], seeds[1] + 1)):
+        return f"does not hold deals {seeds[0]}-{seeds[1]} once each"
+    return None
+
+
+def set_aside_bad_parts(spec: RunSpec, out: Path) -> None:
+    """Move every part of ``out`` that cannot be used to ``set_aside_dir(out)`` with a one-line
+    warning; its deals are then missing, so they are solved again."""
+    parts = parts_dir(out)
+    for part in sorted(parts.glob("part-*.parquet")) if parts.exists() else []:
+        problem = part_problem(spec, part)
+        if problem is None:
+            continue
+        target = set_aside_dir(out) / part.name
+        target.parent.mkdir(exist_ok=True)
+        os.replace(part, target)
+        seeds = part_range(part)
+        again = f"deals {seeds[0]}-{seeds[1]} are solved again" if seeds else "nothing lost"
+        warn(f"warning: set aside {part} ({problem}) as {target}; {again}")
+
+
+def warn(message: str) -> None:
+    """A one-line message for the user on stderr (beside a progress bar, which it leaves
+    intact)."""
+    from tqdm import tqdm
+    tqdm.write(message, file=sys.stderr)
+
+
 def stored_seeds(out: Path) -> np.ndarray:
     seeds = []
     if out.exists():
@@ -194,7 +305,7 @@ def stored_seeds(out: Path) -> np.ndarray:
     parts = parts_dir(out)
     if parts.exists():
         for part in sorted(parts.glob("part-*.parquet")):
-            first, last = (int(x) for x in part.stem.split("-")[1:3])
+            first, last = part_range(part) or (1, 0)
             seeds.append(np.arange(first, last + 1, dtype=np.int64))
     return np.unique(np.concatenate(seeds)) if seeds else np.empty(0, dtype=np.int64)
 
@@ -240,14 +351,22 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
                 options: Mapping[str, Any] | None = None, chunk_size: int | None = None,
                 progress: bool = True, scheduler: str | None = None) -> pd.DataFrame:
     """Solve deals start..start+n-1 and return their rows (a DataFrame).  Rows are stored in
-    ``out`` (default ``runs/<game>_<solver>[_<rules>].parquet``); seeds already stored there
-    are not solved again.  ``workers`` local processes solve the chunks (default: all cores),
-    or with ``scheduler="tcp://HOST:PORT"`` the workers of that Dask cluster (then ``workers``
-    must stay None: the cluster's workers are started with `dask worker`)."""
+    ``out`` (default ``runs/<game>_<solver>[_<rules>][_<options changed>].parquet``); seeds
+    already stored there are not solved again.  ``workers`` local processes solve the chunks
+    (default: all cores), or with ``scheduler="tcp://HOST:PORT"`` the workers of that Dask
+    cluster (then ``workers`` must stay None: the cluster's workers are started with `dask
+    worker`).  ``progress``: a progress bar and what the run is doing, on stderr.  The frame's
+    ``attrs`` say where the rows are stored (``path``) and how many were solved now
+    (``solved``)."""
     if n <= 0:
         raise BatchError(f"--n must be at least 1, got {n}")
     if start <= 0:
         raise BatchError(f"--start must be at least 1 (deal numbers start at 1), got {start}")
+    if start > LAST_DEAL - n + 1:
+        raise BatchError(f"the last deal, --start + --n - 1 = {start + n - 1}, is past the last "
+                         f"deal number, {LAST_DEAL}")
+    if chunk_size is not None and chunk_size < 1:
+        raise BatchError(f"--chunk must be at least 1, got {chunk_size}")
     if scheduler is not None:
         check_scheduler_address(scheduler)
         if workers is not None:
@@ -262,22 +381,24 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
     out_path = Path(out) if out is not None else default_out(spec)
     if out_path.suffix != ".parquet":
         raise BatchError(f"--out must name a .parquet file, got {out_path}")
-    out_path.parent.mkdir(parents=True, exist_ok=True)
+    with _writing(out_path):
+        out_path.parent.mkdir(parents=True, exist_ok=True)
     check_compatible(spec, out_path)
     last = start + n - 1
+    with _writing(out_path):
+        set_aside_bad_parts(spec, out_path)
     done = stored_seeds(out_path)
-    chunk = chunk_size or g.chunk_size(spec.solver)
-    if chunk < 1:
-        raise BatchError(f"--chunk must be at least 1, got {chunk}")
-    chunks = missing_chunks(start, last, done, chunk)
+    chunks = missing_chunks(start, last, done, chunk_size or g.chunk_size(spec.solver))
+    todo = sum(b - a + 1 for a, b in chunks)
     if chunks:
-        client = connect(scheduler) if scheduler is not None else None
         parts = parts_dir(out_path)
-        parts.mkdir(exist_ok=True)
-        (parts / "run.json").write_text(spec.to_json())
-        todo = sum(b - a + 1 for a, b in chunks)
-        already = n - todo
-        bar = _progress(n, already, f"{spec.game} {spec.solver}", progress)
+        with _writing(out_path):
+            parts.mkdir(exist_ok=True)
+            write_text_atomic(parts / "run.json", spec.to_json())
+        client = connect(scheduler) if scheduler is not None else None
+        if client is None:
+            warm_up(spec, progress)
+        bar = _progress(n, n - todo, f"{spec.game} {spec.solver}", progress)
         try:
             if client is not None:
                 run_chunks_dask(client, spec, chunks, parts, bar)
@@ -287,8 +408,47 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
             bar.close()
             if client is not None:
                 client.close()  # the scheduler forgets whatever this run still had in flight
-    merge_parts(out_path)
-    return load_rows(out_path, start, last)
+    with _writing(out_path):
+        merge_parts(out_path)
+    rows = load_rows(out_path, start, last)
+    rows.attrs.update(path=str(out_path), solved=todo)
+    return rows
+
+
+class _writing:
+    """Turns an OSError while writing a run's files into a one-line BatchError naming ``out``."""
+
+    def __init__(self, out: Path):
+        self.out = out
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if isinstance(exc, (FileExistsError, NotADirectoryError)) and exc.filename:
+            raise BatchError(f"cannot write --out {self.out}: {exc.filename} is not a "
+                             "folder") from None
+        if isinstance(exc, OSError):
+            reason = exc.strerror or exc.__class__.__name__
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise BatchError(f"cannot write --out {self.out}: {reason}{where}") from None
+        return False
+
+
+def warm_up(spec: RunSpec, progress: bool) -> None:
+    """Compile the run's kernels (or load them from Numba's cache) here, before the workers
+    start: they then load them from the cache instead of compiling them side by side, and the
+    progress bar and its ETA start after it."""
+    g = get_game(spec.game)
+    options = dict(spec.options)
+    if g.is_warm(spec.variant, spec.solver, options):
+        return
+    if progress:
+        warn(f"{spec.game} {spec.solver}: compiling (or loading from the cache) ...")
+    started = time.perf_counter()
+    g.warm_up(spec.variant, spec.solver, options)
+    if progress:
+        warn(f"{spec.game} {spec.solver}: ready in {time.perf_counter() - started:.1f} s")
 
 
 def solve_run(game: str, n: int, variant=None, solver: str | None = None,
@@ -303,36 +463,209 @@ def solve_run(game: str, n: int, variant=None, solver: str | None = None,
 
 def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
                      workers: int | None, bar) -> None:
-    workers = workers or os.cpu_count() or 1
     spec_json = spec.to_json()
-    if workers == 1 or len(chunks) == 1:
-        for first, last in chunks:
-            bar.update(solve_chunk(spec_json, first, last, str(parts)))
+    run_tasks_local([Task(solve_chunk, (spec_json, first, last, str(parts)),
+                          f"deals {first}-{last}") for first, last in chunks], workers, bar)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One piece of a run for a worker: ``function(*args)`` writes its part and returns its
+    deals; ``label`` names it in errors."""
+    function: Any
+    args: tuple
+    label: str
+
+
+def run_tasks_local(tasks: Sequence[Task], workers: int | None, bar) -> None:
+    """Run the tasks in ``workers`` local processes (default: all cores), or here if one."""
+    workers = min(workers or os.cpu_count() or 1, len(tasks))
+    if workers <= 1:
+        for task in tasks:
+            bar.update(task.function(*task.args))
         return
-    # Spawned (not forked) workers: a clean interpreter each, whatever threads the caller has.
-    # Workers ignore Ctrl-C: the parent alone stops the batch, so a chunk being solved finishes
-    # and is kept instead of dying half-way.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                             initializer=_ignore_interrupts) as pool:
-        pending = set()
-        queue = list(chunks)
-        queue.reverse()
+    queue = deque(tasks)
+    with LocalWorkers(workers) as pool:
+        while queue or pool.busy():
+            while queue and pool.idle():
+                pool.submit(queue.popleft())
+            for solved in pool.finished():
+                bar.update(solved)
+
+
+# --- local worker processes --------------------------------------------------------------------
+# Spawned (not forked) workers: a clean interpreter each, whatever threads the caller has.  The
+# parent alone decides when a batch stops: workers ignore Ctrl-C (a terminal sends it to every
+# process of the job), and the parent terminates them when it stops, whatever the reason.  A
+# worker whose parent died (kill -9) exits by itself: Linux kills it at once
+# (PR_SET_PDEATHSIG), and everywhere a watchdog thread sees the parent gone within a second.
+
+WATCH_SECONDS = 0.5
+STOP_SECONDS = 3  # how long a worker may take to exit before it is killed
+PR_SET_PDEATHSIG = 1
+
+
+class WorkerDied(BatchError):
+    """A worker process ended while solving a chunk."""
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Any
+    task: tuple | None = None
+
+
+class LocalWorkers:
+    """Worker processes, each running one ``Task`` at a time (solving a chunk and writing its
+    part itself).  Leaving the ``with`` block ends them: after the last chunk they exit, on an error or
+    an interruption they are terminated."""
+
+    def __init__(self, count: int):
+        self.count = count
+        self.workers: list[_Worker] = []
+
+    def __enter__(self) -> "LocalWorkers":
+        context = get_context("spawn")
+        # Signals are held back while the workers start: here they arrive right after, and a
+        # worker starts with them blocked (the mask survives exec) until it ignores Ctrl-C, so
+        # one pressed while its interpreter starts prints nothing there.  The resource tracker
+        # (which spawned processes share) is started first: starting it unblocks Ctrl-C.
+        resource_tracker.ensure_running()
+        with _signals_blocked():
+            try:
+                for _ in range(self.count):
+                    mine, theirs = context.Pipe()
+                    process = context.Process(target=_worker_main, args=(theirs, os.getpid()),
+                                              daemon=True)
+                    process.start()
+                    theirs.close()
+                    self.workers.append(_Worker(process, mine))
+            except BaseException:
+                self._terminate()
+                raise
+        return self
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if exc is None:
+            for worker in self.workers:
+                try:
+                    worker.conn.send(None)
+                except OSError:
+                    pass  # already gone
+            self._join(STOP_SECONDS)
+        with _signals_blocked():  # a second Ctrl-C does not leave workers half stopped
+            self._terminate()
+        return False
+
+    def idle(self) -> list[_Worker]:
+        return [w for w in self.workers if w.task is None]
+
+    def busy(self) -> bool:
+        return any(w.task is not None for w in self.workers)
+
+    def submit(self, task: Task) -> None:
+        worker = self.idle()[0]
+        worker.conn.send((task.function, task.args))
+        worker.task = task
+
+    def finished(self) -> list[int]:
+        """Wait until at least one chunk is done; the deals of each chunk done."""
+        busy = [w for w in self.workers if w.task is not None]
+        ready = set(connection.wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+        done = []
+        for worker in busy:
+            if worker.conn in ready or worker.process.sentinel in ready:
+                done.append(self._result(worker))
+        return done
+
+    def _result(self, worker: _Worker) -> int:
+        label = worker.task.label
         try:
-            while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    first, last = queue.pop()
-                    pending.add(pool.submit(solve_chunk, spec_json, first, last, str(parts)))
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    bar.update(future.result())
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+            status, value, detail = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.process.join(STOP_SECONDS)
+            raise WorkerDied(f"a worker process died (exit code {worker.process.exitcode}) while "
+                             f"solving {label}; every finished chunk is kept: rerun the same "
+                             "command to resume") from None
+        worker.task = None
+        if status == "error":
+            if isinstance(value, OSError):
+                raise BatchError(f"cannot write the part of {label}: "
+                                 f"{value.strerror or value}") from None
+            value.add_note(f"in the worker solving {label}:\n{detail}")
+            raise value
+        return value
+
+    def _join(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        for worker in self.workers:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+
+    def _terminate(self) -> None:
+        for worker in self.workers:
+            if worker.process.is_alive():
+                worker.process.terminate()
+        self._join(STOP_SECONDS)
+        for worker in self.workers:
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+        self.workers = []
 
 
-def _ignore_interrupts() -> None:
+def _worker_main(conn, parent: int) -> None:
+    """A worker: solve the chunks the parent sends until it sends None (or is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _signals_blocked.SIGNALS)
+    _exit_with_parent(parent)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        function, args = task
+        try:
+            conn.send(("done", function(*args), ""))
+        except Exception as exc:  # sent to the parent, which raises it
+            detail = traceback.format_exc()
+            try:
+                conn.send(("error", exc, detail))
+            except Exception:  # an exception that does not pickle
+                conn.send(("error", RuntimeError(f"{exc.__class__.__name__}: {exc}"), detail))
+
+
+def _exit_with_parent(parent: int) -> None:
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: the watchdog alone
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+class _signals_blocked:
+    """Hold back Ctrl-C, SIGTERM and SIGHUP in the block; they arrive when it ends."""
+
+    SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+    def __enter__(self):
+        self.saved = signal.pthread_sigmask(signal.SIG_BLOCK, self.SIGNALS)
+
+    def __exit__(self, *exc):
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.saved)
+        return False
 
 
 # --- running on a Dask distributed cluster -----------------------------------------------------
@@ -401,23 +734,30 @@ def check_cluster(client) -> None:
 
 def run_chunks_dask(client, spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
                     bar) -> None:
-    from distributed import as_completed
     spec_json = spec.to_json()
-    queue = list(reversed(chunks))
+    run_tasks_dask(client, [(solve_table, (spec_json, first, last)) for first, last in chunks],
+                   lambda table: write_part(parts, table), bar)
+
+
+def run_tasks_dask(client, tasks: Sequence[tuple[Any, tuple]], store, bar) -> None:
+    """Run ``function(*args)`` of each task on the cluster; ``store(result)`` (here, on this
+    machine) writes each result as it comes back and returns its deals."""
+    from distributed import as_completed
+    queue = list(reversed(tasks))
     running = as_completed(loop=client.loop)
 
     def submit_more() -> None:
-        # About two chunks per worker thread in flight: every thread stays busy, and a run of
+        # About two tasks per worker thread in flight: every thread stays busy, and a run of
         # a million deals does not flood the scheduler with tasks.
         limit = 2 * max(1, sum(client.nthreads().values()))
         while queue and running.count() < limit:
-            first, last = queue.pop()
-            running.add(client.submit(solve_table, spec_json, first, last, pure=False))
+            function, args = queue.pop()
+            running.add(client.submit(function, *args, pure=False))
 
     submit_more()
     for future in running:
         # The next turn drops this future, and with it the worker's copy of the rows.
-        bar.update(write_part(parts, _cluster_result(future)))
+        bar.update(store(_cluster_result(future)))
         submit_more()
 
 
@@ -447,19 +787,73 @@ def load_rows(out: Path, first: int | None = None, last: int | None = None) -> p
     return pq.read_table(out, filters=filters).to_pandas()
 
 
-def read_runs(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
+def read_run_file(path: str | os.PathLike,
+                  columns: Sequence[str] | None = None) -> tuple[RunSpec, pd.DataFrame]:
+    """The run a file holds and its rows (``columns``: only these, where the file has them); a
+    one-line BatchError for a file that is missing, unreadable or not a winnable run."""
+    path = Path(path)
+    if not path.exists():
+        raise BatchError(f"no such file: {path}")
+    try:
+        spec = read_spec(path)
+        names = pq.read_schema(path).names
+        wanted = None if columns is None else [c for c in names if c in columns]
+        rows = pq.read_table(path, columns=wanted).to_pandas()
+    except (OSError, pa.ArrowException, KeyError, ValueError) as exc:
+        raise BatchError(f"cannot read {path} as Parquet ({exc.__class__.__name__})") from None
+    missing = [c for c in RUN_COLUMNS if c not in names]
+    if spec is None or missing:
+        why = f"no column(s) {', '.join(missing)}" if missing else "no run description"
+        raise BatchError(f"{path} is not a winnable run file ({why})")
+    if rows.empty:
+        raise BatchError(f"{path} holds no deals")
+    return spec, rows
+
+
+def read_runs(paths: Iterable[str | os.PathLike],
+              columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """The rows of run files, each deal of a run once, with an ``options`` column (each run's
+    solver options as ``key=value`` words); ``columns``: read only these (with the columns that
+    tell runs and deals apart), e.g. to draw figures of million-deal runs.  A deal stored in several files of the same run
+    counts once; files that disagree about a deal, or that hold runs differing only in the
+    engine version, are refused with a one-line BatchError."""
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise BatchError("give at least one run file (.parquet)")
+    runs: dict[tuple, tuple[Path, RunSpec]] = {}
     frames = []
+    if columns is not None:
+        columns = list(dict.fromkeys(["seed", "game", "solver", "variant", "outcome", "score",
+                                      *columns]))
     for path in paths:
-        path = Path(path)
-        if not path.exists():
-            raise BatchError(f"no such file: {path}")
-        try:
-            frames.append(pq.read_table(path).to_pandas())
-        except (OSError, pa.ArrowException) as exc:
-            raise BatchError(f"cannot read {path} as Parquet ({exc.__class__.__name__})") from None
-    if not frames:
-        raise BatchError("give at least one Parquet file")
-    return pd.concat(frames, ignore_index=True)
+        spec, rows = read_run_file(path, columns)
+        key = (spec.game, spec.solver, spec.variant, spec.options)
+        if key in runs and runs[key][1] != spec:
+            first, other = runs[key]
+            raise BatchError(f"{first} and {path} hold runs of different engine versions "
+                             f"({other.engine_version} and {spec.engine_version}) of "
+                             f"{spec.describe(version=False)}: their results may "
+                             "differ, so they are not counted together")
+        runs.setdefault(key, (path, spec))
+        frames.append(rows.assign(options=options_text(spec.options), file=str(path)))
+    rows = pd.concat(frames, ignore_index=True)
+    keys = ["game", "solver", "variant", "options", "seed"]
+    repeated = rows[rows.duplicated(keys, keep=False)]
+    if len(repeated):
+        answers = repeated.groupby(keys)[["outcome", "score"]].nunique().max(axis=1)
+        if (answers > 1).any():
+            key = answers[answers > 1].index[0]
+            told = "; ".join(f"{r.file}: {r.outcome}, score {r.score}"
+                             for r in repeated.set_index(keys).loc[[key]].itertuples())
+            raise BatchError(f"deal {key[4]} of {key[0]} solver {key[1]} rules '{key[2]}' has "
+                             f"different results in the files given ({told})")
+        rows = rows.drop_duplicates(keys, ignore_index=True)
+    return rows.drop(columns="file")
+
+
+def options_text(options: Sequence[tuple[str, object]]) -> str:
+    """Solver options as ``key=value`` words (a run's ``RunSpec.options``)."""
+    return " ".join(f"{k}={v}" for k, v in options)
 
 
 class _NoBar:

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .errors import UserError
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 JOKERS = ("X1", "X2")
@@ -21,7 +23,7 @@ CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + JOKERS
 _ID_OF_CODE = {code: i for i, code in enumerate(CODES)}
 
 
-class DealError(ValueError):
+class DealError(UserError):
     """A deal or card written by a user is not valid for the game; the message is one line."""
 
 
@@ -42,44 +44,69 @@ def code(card: int) -> str:
     return CODES[card]
 
 
-def parse_card(text: str) -> int:
-    """The id of one card code; raises DealError naming the code if it is not a card."""
+def parse_card(text: str, jokers: bool = True) -> int:
+    """The id of one card code; raises DealError naming the code if it is not a card
+    (``jokers``: mention the joker codes in that message)."""
     card = _ID_OF_CODE.get(text.strip().upper())
     if card is None:
         raise DealError(
             f"unknown card code {text!r}: expected a rank from {RANKS} followed by a suit from "
-            f"{SUITS} (e.g. AH, TD){' or a joker X1/X2' if text.upper().startswith('X') else ''}"
+            f"{SUITS} (e.g. AH, TD){' or a joker ' + ' '.join(JOKERS) if jokers else ''}"
         )
     return card
 
 
+MISSING_SHOWN = 12  # missing cards named in a message; the rest are counted
+
+
 def parse_deal(text: str, deck: Sequence[int], game: str) -> np.ndarray:
     """Parse a deal written as its deck order (top card first, codes separated by spaces or
-    commas) and check that it is exactly a permutation of ``deck``."""
+    commas) and check that it is exactly a permutation of ``deck``; the error names the first
+    code that is not a card or a card not in the deck, else the first card given twice, and the
+    cards missing."""
     tokens = text.replace(",", " ").split()
-    if len(tokens) != len(deck):
-        raise DealError(
-            f"a {game} deal has {len(deck)} cards, got {len(tokens)}: write the deck order, "
-            "top card first, codes separated by spaces"
-        )
     allowed = set(int(c) for c in deck)
-    seen: dict[int, int] = {}
+    jokers = any(c >= 52 for c in allowed)
     cards = np.empty(len(tokens), dtype=np.int8)
+    first_at: dict[int, int] = {}
+    twice = None
     for position, token in enumerate(tokens, start=1):
-        card = parse_card(token)
+        try:
+            card = parse_card(token, jokers)
+        except DealError as exc:
+            raise DealError(f"position {position}: {exc}") from None
         if card not in allowed:
             raise DealError(
-                f"card {CODES[card]} (position {position}) is not in the {game} deck, "
-                f"which holds {deck_description(deck)}"
+                f"card {CODES[card]} (position {position}) is not in the {game} "
+                f"deck, which holds {deck_description(deck)}"
             )
-        if card in seen:
-            raise DealError(
-                f"card {CODES[card]} appears twice (positions {seen[card]} and {position}); "
-                f"each card of the {game} deck appears once"
-            )
-        seen[card] = position
+        if card in first_at:
+            twice = twice or (card, first_at[card], position)
+        else:
+            first_at[card] = position
         cards[position - 1] = card
+    missing = [CODES[c] for c in sorted(allowed) if c not in first_at]
+    missing_text = f" (missing: {_listed(missing)})" if missing else ""
+    if twice is not None:
+        card, first, again = twice
+        raise DealError(f"card {CODES[card]} appears twice (positions {first} and {again}); each "
+                        f"card of {_article(game)} {game} deal appears once{missing_text}")
+    if len(tokens) != len(deck):
+        raise DealError(
+            f"{_article(game)} {game} deal has {len(deck)} cards, got {len(tokens)}"
+            f"{missing_text}: write the deck order, top card first, codes separated by spaces"
+        )
     return cards
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _listed(codes: Sequence[str]) -> str:
+    shown = " ".join(codes[:MISSING_SHOWN])
+    more = len(codes) - MISSING_SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def format_cards(cards: Sequence[int], sep: str = " ") -> str:
@@ -100,7 +127,9 @@ def deck_description(deck: Sequence[int]) -> str:
             ranks = f"{RANKS[first[0]]}-{RANKS[first[-1]]}"
         else:
             ranks = ",".join(RANKS[r] for r in first)
-        text = f"{ranks} of " + " and ".join(names[s] for s in suits)
+        suit_names = [names[s] for s in suits]
+        text = f"{ranks} of " + (", ".join(suit_names[:-1]) + " and " + suit_names[-1]
+                                 if len(suit_names) > 1 else suit_names[0])
     else:
         text = " ".join(CODES[c] for c in plain)
     if jokers:

@@ -1,22 +1,56 @@
 """Command line: a thin layer over the library API (``winnable.get_game``, ``solve_batch``,
-``summarize``)."""
+``summarize``).
+
+The module imports little (click, and the light ``winnable.games`` registry); each command
+imports what it uses, so a Ctrl-C at any moment, even while Python loads numpy, ends the
+program with a one-line message instead of a traceback."""
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from .batch import BatchError, read_runs, solve_batch
-from .cards import DealError
-from .games import GAME_NAMES, get_game
-from .implication import apply_implications
-from .stats import summarize
+from .errors import UserError
+from .games import GAME_NAMES, LAST_DEAL, get_game
 from .variants import VariantError
 
-USER_ERRORS = (DealError, VariantError, BatchError)
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+RESUME = "every finished chunk is kept; rerun the same command to resume"
+INTERRUPTED = 128 + signal.SIGINT
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived: stop as Ctrl-C stops a batch."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def stops_like_ctrl_c():
+    """SIGTERM and SIGHUP stop a batch as Ctrl-C does (finished chunks kept, workers ended),
+    with exit code 128 + the signal's number; Ctrl-C exits with 130."""
+    def stop(signum, frame):
+        raise Stopped(signum)
+
+    saved = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: {RESUME}", err=True)
+        sys.exit(INTERRUPTED)
+    except Stopped as stopped:
+        click.echo(f"stopped by {signal.Signals(stopped.signum).name}: {RESUME}", err=True)
+        sys.exit(128 + stopped.signum)
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
 
 game_option = click.option("--game", "-g", required=True, metavar="GAME",
                            help=f"one of: {', '.join(GAME_NAMES)}")
@@ -44,7 +78,7 @@ def parse_options(items: tuple[str, ...]) -> dict:
     return options
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings=CONTEXT)
 @click.version_option(package_name="winnable")
 def cli():
     """winnable: how often can this solitaire be won, and how well can a player do?"""
@@ -66,10 +100,16 @@ def solve(game, seed, deal_text, variant, solver, options, as_json):
         raise VariantError("give exactly one of --seed N or --deal \"...\"")
     if seed is not None and seed < 1:
         raise VariantError(f"--seed must be at least 1 (deal numbers start at 1), got {seed}")
-    cards = g.deal(seed) if seed is not None else g.parse_deal(deal_text)
-    # A deal number (not its cards) also fixes the random stream of games that shuffle in play.
-    result = g.solve(seed if seed is not None else cards, variant, solver,
-                     **parse_options(options))
+    if seed is not None and seed > LAST_DEAL:
+        raise VariantError(f"--seed must be at most {LAST_DEAL} (the last deal number), got "
+                           f"{seed}")
+    cards = g.deal(seed, variant) if seed is not None else g.parse_deal(deal_text, variant)
+    solver = g.check_solver(solver)
+    options = g.solver_options(solver, parse_options(options))
+    g.warm_up(variant, solver, options)  # compiled before the clock starts
+    # The cards alone fix the game, random players included: a deal typed in plays the same.
+    result = g.solve(cards, variant, solver, **options)
+    result.seed = seed
     if as_json:
         data = result.to_dict()
         data["rules"] = g.rules(variant).as_text()
@@ -81,7 +121,7 @@ def solve(game, seed, deal_text, variant, solver, options, as_json):
     click.echo(f"deal: {result.deal}")
     click.echo(f"outcome: {result.outcome}   score: {result.score}")
     for key, value in result.extra.items():
-        click.echo(f"{key}: {value}")
+        click.echo(f"{key}: {round(value, 4) if isinstance(value, float) else value}")
     click.echo(f"line of play ({len(result.moves)} moves):" if result.moves else "no moves")
     for i, move in enumerate(result.moves, start=1):
         click.echo(f"  {i:3}. {move}")
@@ -90,7 +130,7 @@ def solve(game, seed, deal_text, variant, solver, options, as_json):
 
 def batch_command(fn):
     decorators = [
-        click.command(),
+        click.command(context_settings=CONTEXT),
         game_option,
         click.option("--n", "n", type=int, required=True, help="number of deals"),
         click.option("--start", type=int, default=1, show_default=True, help="first deal number"),
@@ -116,17 +156,18 @@ def batch_command(fn):
 
 def run_batch(game, n, start, variant, solver, options, workers, out, scheduler, chunk, quiet):
     """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary."""
-    try:
+    from .batch import solve_batch
+    from .stats import summarize
+    with stops_like_ctrl_c():
         df = solve_batch(game, n=n, start=start, variant=variant, solver=solver,
                          workers=workers, out=out, options=parse_options(options),
                          chunk_size=chunk, progress=not quiet, scheduler=scheduler)
-    except KeyboardInterrupt:
-        click.echo("interrupted: every finished chunk is kept; rerun the same command to resume",
-                   err=True)
-        sys.exit(130)
     g = get_game(game)
     for summary in summarize(df, g.summary_means):
         click.echo(summary.text())
+    solved = df.attrs["solved"]
+    click.echo(f"deals stored in {df.attrs['path']} ({solved:,} solved now, {n - solved:,} "
+               "already there)")
 
 
 @batch_command
@@ -174,18 +215,28 @@ def resolve(files, options, workers, scheduler, chunk, quiet):
 @click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
 def summary(files, as_csv):
     """Print the summary of saved runs (one block per game, solver and rules)."""
+    from .batch import BatchError, read_runs
+    from .implication import apply_implications
+    from .stats import summarize
     df = read_runs(files)
+    options = df.groupby(["game", "solver", "variant"])["options"].unique()
+    mixed = options[options.map(len) > 1]
+    if len(mixed):
+        (game, solver, variant), values = mixed.index[0], mixed.iloc[0]
+        raise BatchError(f"the files hold runs of {game} solver {solver} rules '{variant}' with "
+                         f"different solver options ({' / '.join(v or 'none' for v in values)}): "
+                         "summarize them with separate commands")
     df, settled = apply_implications(df)
-    means = tuple(dict.fromkeys(c for name in df["game"].unique()
-                                for c in get_game(name).summary_means))
-    summaries = summarize(df, means)
+    summaries = [s for name in df["game"].unique()
+                 for s in summarize(df[df["game"] == name], get_game(name).summary_means)]
     if settled and not as_csv:
         click.echo(f"{settled:,} unknown deals settled by rule-set implication "
                    "(a win under stricter rules is a win under looser ones; a loss under looser "
                    "rules is a loss under stricter ones)\n")
     if as_csv:
         import pandas as pd
-        click.echo(pd.DataFrame([s.as_row() for s in summaries]).to_csv(index=False), nl=False)
+        table = pd.DataFrame([s.as_row() for s in summaries])
+        click.echo(table.to_csv(index=False, float_format="%.6g"), nl=False)
         return
     click.echo("\n\n".join(s.text() for s in summaries))
     from .resolve import escalation_lines
@@ -219,6 +270,11 @@ def games():
         click.echo(f"{name}: {g.title}")
         click.echo("  solvers: " + ", ".join(
             f"{s}{' (default)' if s == g.default_solver else ''}" for s in g.solvers))
+        for info in g.solvers.values():
+            if info.options:
+                click.echo(f"  --solver {info.name} options: " + "; ".join(
+                    f"{k}={v} ({g.option_limits[k].describe()})"
+                    for k, v in info.options.items()))
         for flag in g.flags.values():
             click.echo(f"  --variant {flag.name}=... (default {flag.format(flag.default)}; "
                        f"{flag.expected}): {flag.help}")
@@ -266,7 +322,7 @@ def plot(kind, files, out):
               help="worker processes (default: all cores)")
 @click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where tables, figure and runs go (default "
-                   "results/sweeps/<game>_<solver>_by_<grid keys>/); rerunning resumes")
+                   "runs/sweeps/<game>_<solver>_by_<grid keys>/); rerunning resumes")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
 def sweep(game, n, grid, variant, solver, options, start, workers, out_dir, quiet):
     """Solve the same deals under every combination of rule flags and compare: one table of
@@ -282,14 +338,10 @@ def sweep(game, n, grid, variant, solver, options, start, workers, out_dir, quie
           --grid 'targets=9,19|9'
     """
     from .sweep import parse_grid, sweep as run_sweep
-    try:
+    with stops_like_ctrl_c():
         result = run_sweep(game, n, parse_grid(grid), start=start, variant=variant,
                            solver=solver, options=parse_options(options), workers=workers,
                            out_dir=out_dir, progress=not quiet)
-    except KeyboardInterrupt:
-        click.echo("interrupted: every finished chunk is kept; rerun the same command to resume",
-                   err=True)
-        sys.exit(130)
     for rules, count in result.solved.items():
         click.echo(f"{rules}: {count:,} deals solved now, {n - count:,} already stored")
     click.echo()
@@ -298,15 +350,15 @@ def sweep(game, n, grid, variant, solver, options, start, workers, out_dir, quie
         click.echo(f"wrote {path}")
 
 
-def _run(command) -> None:
+def _run(command, name: str = "winnable") -> None:
     try:
-        rc = command.main(standalone_mode=False, prog_name=Path(sys.argv[0]).name)
-    except USER_ERRORS as exc:
+        rc = command.main(standalone_mode=False, prog_name=name)
+    except UserError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except click.ClickException as exc:
         click.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
@@ -316,8 +368,8 @@ def _run(command) -> None:
 
 
 def main() -> None:
-    _run(cli)
+    _run(cli, "winnable")
 
 
 def solve_batch_main() -> None:
-    _run(solve_batch_command)
+    _run(solve_batch_command, "solve-batch")

@@ -18,6 +18,7 @@ deals as losses for the low end and as wins for the high end.
 
 from __future__ import annotations
 
+import io
 import os
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -29,9 +30,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, StrMethodFormatter
+from PIL import Image
 
-from .batch import BatchError, read_runs, read_spec
+from .batch import BatchError, read_runs
 from .games import get_game
 from .report import rate_text
 from .stats import (GROUP_KEYS, Summary, mean_interval, outcome_crosstab, paired_outcomes,
@@ -42,7 +44,6 @@ INTERVAL_NOTE = ("95% intervals: Wilson, unknown deals counted as losses (low en
                  "(high end).")
 CAPTION_WIDTH = 120       # characters per caption line
 CAPTION_CHARS_PER_INCH = 15
-CAPTION_LINE = 0.17       # inches per caption line
 MAX_POINTS = 2000         # points per curve: enough for the eye, small SVG files at any N
 
 
@@ -52,8 +53,8 @@ class PlotError(BatchError):
 
 # What tells runs apart: game, solver, rules and (where the rows carry them) solver options.
 RUN_KEYS = (*GROUP_KEYS, "options")
-KEY_FORMATS = ("{}", "solver={}", "{}", "{}")
 KEY_NAMES = ("game", "solver", "rules", "options")
+LABEL_WIDTH = 38  # characters per line of a run's label on an axis
 
 
 @dataclass
@@ -66,15 +67,23 @@ class Run:
     key: tuple[str, str, str, str]
     label: str = ""
 
+    @property
+    def options(self) -> dict[str, str]:
+        return dict(word.split("=", 1) for word in self.key[3].split())
+
 
 def runs_of(df: pd.DataFrame) -> list[Run]:
     """Split per-deal rows into runs (game, solver, rules and the ``options`` column if there is
-    one), in the order they first appear."""
+    one), in the order they first appear.  A figure shows one game."""
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
         raise PlotError(f"not winnable run rows: missing column(s) {', '.join(missing)}")
     if df.empty:
         raise PlotError("no deals to plot")
+    games = list(dict.fromkeys(df["game"]))
+    if len(games) > 1:
+        raise PlotError(f"a figure shows the runs of one game, got {', '.join(games)}: plot each "
+                        "game's runs on its own")
     df = df if "options" in df.columns else df.assign(options="")
     runs = []
     for key, part in df.groupby(list(RUN_KEYS), sort=False):
@@ -85,34 +94,62 @@ def runs_of(df: pd.DataFrame) -> list[Run]:
                             f"{key[1]}, rules {key[2]} (the same run given twice?)")
         runs.append(Run(part, summarize(part)[0], tuple(map(str, key))))
     # Label a run by what differs between the runs (the caption states what they share).
-    varying = _varying(runs)
-    shared = _shared_options(runs)
+    varying, options = _varying(runs), _varying_options(runs)
     for run in runs:
-        parts = list(run.key[:3]) + [" ".join(w for w in run.key[3].split() if w not in shared)]
-        run.label = ", ".join(KEY_FORMATS[i].format(parts[i]) for i in varying)
+        parts = [run.key[i] for i in varying if i < 3]
+        parts += [f"{k}={v}" for k, v in run.options.items() if k in options]
+        run.label = ", ".join(parts) or run.key[2]
     return runs
 
 
-def _shared_options(runs: Sequence[Run]) -> list[str]:
-    """The solver option words (``key=value``) every run has."""
-    words = [r.key[3].split() for r in runs]
-    return [w for w in words[0] if all(w in other for other in words[1:])]
+def _varying_options(runs: Sequence[Run]) -> set[str]:
+    """The solver options whose value differs between the runs that have them."""
+    values: dict[str, set[str]] = {}
+    for run in runs:
+        for key, value in run.options.items():
+            values.setdefault(key, set()).add(value)
+    return {k for k, v in values.items() if len(v) > 1}
 
 
 def _varying(runs: Sequence[Run]) -> list[int]:
-    """Which parts of the runs' keys differ between them (the rules when none does)."""
-    return [i for i in range(len(RUN_KEYS)) if len({r.key[i] for r in runs}) > 1] or [2]
+    """Which parts of the runs' keys (game, solver, rules, options) differ between them, the
+    options counting only where an option's value differs."""
+    parts = [i for i in (1, 2) if len({r.key[i] for r in runs}) > 1]
+    return parts + ([3] if _varying_options(runs) else [])
+
+
+def _axis_name(runs: Sequence[Run]) -> str:
+    """What the runs' labels say, for the axis that lists them."""
+    return ", ".join(KEY_NAMES[i] for i in _varying(runs)) or "rules"
+
+
+def _quiet_options(runs: Sequence[Run]) -> str:
+    """The options no label shows that differ from their solver's default, e.g.
+    ``sampling samples=3`` (the solver's name only where the runs have several solvers)."""
+    shown = _varying_options(runs)
+    by_solver: dict[str, list[str]] = {}
+    for run in runs:
+        defaults = get_game(run.key[0]).solvers[run.key[1]].options
+        for key, value in run.options.items():
+            word = f"{key}={value}"
+            if key not in shown and str(defaults.get(key)) != value:
+                by_solver.setdefault(run.key[1], [])
+                if word not in by_solver[run.key[1]]:
+                    by_solver[run.key[1]].append(word)
+    if len({r.key[1] for r in runs}) == 1:
+        return " ".join(w for words in by_solver.values() for w in words)
+    return "; ".join(f"{solver} {' '.join(words)}" for solver, words in by_solver.items())
 
 
 def _shared(runs: Sequence[Run]) -> str:
     """What every run of a figure has in common: game, solver, rules, options, deals."""
-    bits = ["game " + " / ".join(dict.fromkeys(r.key[0] for r in runs))]
+    bits = [f"game {runs[0].key[0]}"]
     for i in (1, 2):
         values = {r.key[i] for r in runs}
         if len(values) == 1:
             bits.append(f"{KEY_NAMES[i]} {values.pop()}")
-    if _shared_options(runs):
-        bits.append(f"options {' '.join(_shared_options(runs))}")
+    if quiet := _quiet_options(runs):
+        bits.append(f"options {quiet}")
     ranges = {(r.summary.first_seed, r.summary.last_seed, r.summary.deals) for r in runs}
     if len(ranges) == 1:
         first, last, n = ranges.pop()
@@ -142,8 +179,11 @@ def caption(runs: Sequence[Run], *notes: str, width: int = CAPTION_WIDTH) -> str
 
 
 def _title(runs: Sequence[Run], what: str) -> str:
-    games = dict.fromkeys(get_game(r.key[0]).title for r in runs)
-    return f"{' / '.join(games)}: {what}"
+    return f"{get_game(runs[0].key[0]).title}: {what}"
+
+
+def _wrapped(label: str, width: int = LABEL_WIDTH) -> str:
+    return "\n".join(textwrap.wrap(label, width)) or label
 
 
 def _figure(width: float, height: float, panels: int = 1,
@@ -157,16 +197,33 @@ def _figure(width: float, height: float, panels: int = 1,
 
 
 def _finish(fig: Figure, title: str, runs: Sequence[Run], *notes: str) -> Figure:
-    """Title on top, the caption (``caption(runs, *notes)``) below the axes, layout fitted
-    around both."""
+    """Title on top, the caption (``caption(runs, *notes)``) below the axes, inside the figure:
+    the figure grows by the caption's measured height and the axes are fitted above it."""
     width, height = fig.get_size_inches()
-    text = caption(runs, *notes, width=int(CAPTION_CHARS_PER_INCH * width))
-    extra = CAPTION_LINE * (text.count("\n") + 1.6)
-    fig.set_size_inches(width, height + extra)
-    fig.suptitle(title, fontweight="bold")
-    fig.text(0.01, 0.2 * CAPTION_LINE / (height + extra), text, fontsize=8, ha="left",
-             va="bottom", color="0.2")
-    fig.tight_layout(rect=(0, extra / (height + extra), 1, 1))
+    renderer = fig.canvas.get_renderer()
+    chars = int(CAPTION_CHARS_PER_INCH * width)
+    while True:  # wrap the caption until it fits the figure's width
+        text = fig.text(0, 0, caption(runs, *notes, width=chars), fontsize=8, ha="left",
+                        va="bottom", color="0.2")
+        box = text.get_window_extent(renderer)
+        if box.width <= 0.97 * width * fig.dpi or chars <= 40:
+            break
+        text.remove()
+        chars -= 5
+    margin = 0.08  # inches around the caption
+    extra = box.height / fig.dpi + 2 * margin
+    total = height + extra
+    fig.set_size_inches(width, total)
+    text.set_position((margin / width, margin / total))
+    # The title hangs a fixed distance from the top (a fraction of the height would leave a
+    # tall figure's title on its axes), wrapped to the figure's width; tight_layout keeps the
+    # axes below it.
+    heading = fig.suptitle(title, fontweight="bold", y=1 - 0.1 / total, va="top")
+    chars = len(title)
+    while heading.get_window_extent(renderer).width > 0.97 * width * fig.dpi and chars > 20:
+        chars -= 5
+        heading.set_text("\n".join(textwrap.wrap(title, chars)))
+    fig.tight_layout(rect=(0, extra / total, 1, 1))
     return fig
 
 
@@ -188,25 +245,40 @@ def _percent(x) -> np.ndarray:
     return 100 * np.asarray(x, dtype=np.float64)
 
 
+def _legend(ax, runs: Sequence[Run], **kwargs) -> None:
+    """The runs' legend: inside the axes for up to three runs, to their right beyond that (where
+    it covers nothing)."""
+    if len(runs) > 3:
+        kwargs.update(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    ax.legend(fontsize=8, **kwargs)
+
+
+def _interval_rows(ax, runs: Sequence[Run], intervals: Sequence[tuple[float, float, float]],
+                   labels: Sequence[str]) -> None:
+    """One row per run (the first on top): its point and 95% interval, labelled on the left."""
+    y = np.arange(len(runs))[::-1]
+    for yi, (point, low, high), colour in zip(y, intervals, _colours(len(runs))):
+        ax.hlines(yi, low, high, color=colour, lw=2.5)
+        ax.plot([low, high], [yi, yi], "|", color=colour, ms=12, mew=2)
+        ax.plot(point, yi, "o", color=colour, ms=7)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.6, len(runs) - 0.4)
+    ax.set_ylabel(_axis_name(runs))
+    ax.grid(axis="x", alpha=0.3)
+
+
 # --- the figures -------------------------------------------------------------------------------
 
 def winrate(df: pd.DataFrame, title: str | None = None) -> Figure:
     """Win rate of each run (point: wins / decided deals) with its 95% interval."""
     runs = runs_of(df)
-    fig, (ax,) = _figure(8, 1.3 + 0.55 * len(runs))
-    y = np.arange(len(runs))[::-1]              # first run on top
-    for yi, run, colour in zip(y, runs, _colours(len(runs))):
-        s = run.summary
-        low, high = _percent([s.win_low, s.win_high])
-        ax.hlines(yi, low, high, color=colour, lw=2.5)
-        ax.plot([low, high], [yi, yi], "|", color=colour, ms=12, mew=2)
-        ax.plot(_percent(s.win_rate), yi, "o", color=colour, ms=7)
-    rates = [rate_text(r.summary.win_rate, r.summary.win_low, r.summary.win_high) for r in runs]
-    ax.set_yticks(y, [f"{r.label}\n{rate}" for r, rate in zip(runs, rates)])
-    ax.set_ylim(-0.6, len(runs) - 0.4)
-    ax.set_ylabel(", ".join(KEY_NAMES[i] for i in _varying(runs)))
+    fig, (ax,) = _figure(8, 1.3 + 0.6 * len(runs))
+    summaries = [r.summary for r in runs]
+    _interval_rows(ax, runs, [tuple(_percent([s.win_rate, s.win_low, s.win_high]))
+                              for s in summaries],
+                   [f"{_wrapped(r.label)}\n{rate_text(s.win_rate, s.win_low, s.win_high)}"
+                    for r, s in zip(runs, summaries)])
     ax.set_xlabel("win rate (% of decided deals), with its 95% interval")
-    ax.grid(axis="x", alpha=0.3)
     return _finish(fig, title or _title(runs, "win rate"), runs, INTERVAL_NOTE)
 
 
@@ -218,13 +290,13 @@ def scores(df: pd.DataFrame, title: str | None = None) -> Figure:
     for i, run in enumerate(runs):
         counts = run.rows["score"].value_counts().sort_index()
         ax.bar(counts.index + (i - (len(runs) - 1) / 2) * width,
-               _percent(counts.to_numpy() / len(run.rows)), width, label=run.label)
+               _percent(counts.to_numpy() / len(run.rows)), width, label=_wrapped(run.label))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("score (points; undecided deals: the best score found)")
     ax.set_ylabel("share of deals (%)")
     ax.grid(axis="y", alpha=0.3)
     if len(runs) > 1:
-        ax.legend(fontsize=8)
+        _legend(ax, runs)
     return _finish(fig, title or _title(runs, "score distribution"), runs)
 
 
@@ -236,8 +308,6 @@ def paired(df: pd.DataFrame, title: str | None = None) -> Figure:
         raise PlotError(f"paired needs exactly two runs (game, solver, rules), got {len(runs)}: "
                         + "; ".join(r.label for r in runs))
     a, b = runs
-    if a.key[0] != b.key[0]:
-        raise PlotError(f"paired compares deals of one game, got {a.key[0]} and {b.key[0]}")
     pairs = paired_outcomes(a.rows, b.rows)
     if pairs.empty:
         raise PlotError(f"the two runs share no deal numbers ({a.label}: deals "
@@ -253,9 +323,10 @@ def paired(df: pd.DataFrame, title: str | None = None) -> Figure:
                 color="white" if dark else "black", fontsize=9)
     ax.set_xticks(range(len(table.columns)), table.columns)
     ax.set_yticks(range(len(table.index)), table.index)
-    ax.set_xlabel(f"outcome under {b.label}")
-    ax.set_ylabel(f"outcome under {a.label}")
-    fig.colorbar(image, ax=ax, label="deals (count)")
+    # The labels wrap to the axes' size: a long one would run into the ticks and the title.
+    ax.set_xlabel(_wrapped(f"outcome under {b.label}", 50))
+    ax.set_ylabel(_wrapped(f"outcome under {a.label}", 30))
+    fig.colorbar(image, ax=ax, label="deals (count)", format=StrMethodFormatter("{x:,.0f}"))
     changed = int((pairs["a"] != pairs["b"]).sum())
     note = (f"Common deals: N = {len(pairs):,} (deal numbers held by both runs); outcome "
             f"changed on {changed:,} ({100 * changed / len(pairs):.2f}%).")
@@ -274,12 +345,12 @@ def running(df: pd.DataFrame, title: str | None = None) -> Figure:
         point, low, high = (_percent(x[keep]) for x in win_rate_intervals(*totals))
         deals = keep + 1
         ax.fill_between(deals, low, high, color=colour, alpha=0.2, lw=0)
-        ax.plot(deals, point, color=colour, lw=1.5, label=run.label)
+        ax.plot(deals, point, color=colour, lw=1.5, label=_wrapped(run.label))
     ax.set_xscale("log")
     ax.set_xlabel("deals solved (first N deal numbers; log scale)")
     ax.set_ylabel("win rate (% of decided deals)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, title="line: win rate; band: 95% interval", title_fontsize=8)
+    _legend(ax, runs, title="line: win rate; band: 95% interval", title_fontsize=8)
     return _finish(fig, title or _title(runs, "running win rate as deals accumulate"),
                    runs, INTERVAL_NOTE)
 
@@ -290,29 +361,39 @@ EFFORT_PANELS = (("nodes", "search nodes per deal (count; log scale)"),
 
 def effort(df: pd.DataFrame, title: str | None = None) -> Figure:
     """How much work the solver did per deal: the cumulative distributions (ECDF) of search
-    nodes and of seconds, on log scales."""
+    nodes and of seconds, on log scales.  A measure that is 0 on every deal of every run (the
+    no-peek players count no search nodes) gets no panel, only a note."""
     runs = runs_of(df)
-    fig, axes = _figure(11, 4.2, panels=len(EFFORT_PANELS))
+    panels = [(c, x) for c, x in EFFORT_PANELS if any((r.rows[c] > 0).any() for r in runs)]
+    notes = [f"No panel for {c}: 0 on every deal." for c, _ in EFFORT_PANELS
+             if (c, _) not in panels]
+    if not panels:
+        raise PlotError("effort needs deals with search nodes or seconds above 0; every deal "
+                        "of these runs has 0 of both")
+    fig, axes = _figure(5.5 * len(panels), 4.2, panels=len(panels))
     hidden = []
-    for ax, (column, xlabel) in zip(axes, EFFORT_PANELS):
-        for run in runs:
+    for ax, (column, xlabel) in zip(axes, panels):
+        for run, colour in zip(runs, _colours(len(runs))):
             values = np.sort(run.rows[column].to_numpy(dtype=np.float64))
+            if (values <= 0).any():
+                hidden.append(f"{run.label}: {int((values <= 0).sum()):,} deals with 0 {column}")
             keep = _sample(len(values), log=False)
             keep = keep[values[keep] > 0]
+            if len(keep) == 0:
+                continue
             at_most = np.searchsorted(values, values[keep], side="right")
             share = np.concatenate([[0], at_most]) / len(values)
             x = values[np.concatenate([keep[:1], keep])]      # the curve starts from 0%
-            ax.step(x, _percent(share), where="post", label=run.label)
-            if (values <= 0).any():
-                hidden.append(f"{run.label}: {int((values <= 0).sum()):,} deals with 0 {column}")
+            ax.step(x, _percent(share), where="post", color=colour, label=_wrapped(run.label))
         ax.set_xscale("log")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("deals with at most this effort (%)")
         ax.set_ylim(0, 101)
         ax.grid(alpha=0.3)
     if len(runs) > 1:
-        axes[0].legend(fontsize=8)
-    notes = [f"Not on the log axes (counted in the shares): {'; '.join(hidden)}."] if hidden else []
+        _legend(axes[-1], runs)
+    if hidden:
+        notes.append(f"Not on the log axes (counted in the shares): {'; '.join(hidden)}.")
     return _finish(fig, title or _title(runs, "solver effort per deal"), runs, *notes)
 
 
@@ -324,31 +405,31 @@ def means(df: pd.DataFrame, columns: Sequence[str] | Mapping[str, str] | None = 
     """The mean per deal of numeric columns, one panel per column, each run's mean with its 95%
     interval (e.g. Nineball's ``win_probability`` and ``expected_score`` of each player, or a
     per-deal difference between two players).  ``columns``: names, or {name: axis label};
-    default: the game's summary columns the rows hold (``Game.summary_means``), else ``score``."""
+    default: the game's summary columns the rows hold (``Game.summary_means``, named by
+    ``Game.column_names``), each quantity once (a column equal to an earlier one on every deal,
+    as the thoughtful solver's ``thoughtful_score`` is its ``expected_score``, is left out),
+    else ``score``."""
     runs = runs_of(df)
+    game = get_game(runs[0].key[0])
     if columns is None:
-        wanted = dict.fromkeys(c for r in runs for c in get_game(r.key[0]).summary_means)
-        columns = [c for c in wanted if c in df.columns and df[c].notna().any()] or ["score"]
+        present = [c for c in game.summary_means if c in df.columns and df[c].notna().any()]
+        distinct = [c for i, c in enumerate(present)
+                    if not any(df[c].astype(float).equals(df[e].astype(float))
+                               for e in present[:i])]
+        columns = {c: game.column_names.get(c, c) for c in distinct} or {"score": "score"}
     labels = dict(columns) if isinstance(columns, Mapping) else {c: c for c in columns}
     missing = [c for c in labels if c not in df.columns]
     if missing:
         raise PlotError(f"the rows have no column(s) {', '.join(missing)}")
-    fig, axes = _figure(8, len(labels) * (1.1 + 0.45 * len(runs)), panels=len(labels),
+    fig, axes = _figure(8, len(labels) * (1.2 + 0.5 * len(runs)), panels=len(labels),
                         stacked=True)
-    y = np.arange(len(runs))[::-1]              # first run on top
     for ax, (column, label) in zip(axes, labels.items()):
-        for yi, run, colour in zip(y, runs, _colours(len(runs))):
-            mean, low, high = mean_interval(run.rows[column])
-            ax.hlines(yi, low, high, color=colour, lw=2.5)
-            ax.plot([low, high], [yi, yi], "|", color=colour, ms=12, mew=2)
-            ax.plot(mean, yi, "o", color=colour, ms=7)
+        intervals = [mean_interval(run.rows[column]) for run in runs]
+        _interval_rows(ax, runs, intervals, [_wrapped(r.label) for r in runs])
+        for yi, (mean, _, _) in zip(np.arange(len(runs))[::-1], intervals):
             ax.annotate(f"{mean:.4g}", (mean, yi), xytext=(0, 7), textcoords="offset points",
                         ha="center", fontsize=8)
-        ax.set_yticks(y, [r.label for r in runs])
-        ax.set_ylim(-0.6, len(runs) - 0.4)
         ax.set_xlabel(f"{label}\n(mean per deal, with its 95% interval)")
-        ax.set_ylabel(", ".join(KEY_NAMES[i] for i in _varying(runs)))
-        ax.grid(axis="x", alpha=0.3)
     return _finish(fig, title or _title(runs, "mean per deal"), runs, MEAN_NOTE)
 
 
@@ -361,45 +442,26 @@ KINDS = tuple(PLOTS)
 
 # --- files -------------------------------------------------------------------------------------
 
-def save(fig: Figure, path: str | os.PathLike) -> list[Path]:
-    """Write ``fig`` as ``path.png`` and ``path.svg`` (a .png or .svg suffix on ``path`` is
-    dropped) and return the two paths.  The SVG is byte-for-byte reproducible."""
+def save(fig: Figure, path: str | os.PathLike, dpi: int = 150) -> list[Path]:
+    """Write ``fig`` as ``path.png`` (``dpi`` dots per inch) and ``path.svg`` (a .png or .svg
+    suffix on ``path`` is dropped) and return the two paths.  The SVG is byte-for-byte
+    reproducible."""
     path = Path(path)
     if path.suffix.lower() in (".png", ".svg"):
         path = path.with_suffix("")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    written = []
-    with matplotlib.rc_context({"svg.hashsalt": "winnable"}):
-        for ext, kwargs in (("png", {"dpi": 150}), ("svg", {"metadata": {"Date": None}})):
-            target = path.with_name(f"{path.name}.{ext}")
-            fig.savefig(target, format=ext, **kwargs)
-            written.append(target)
-    return written
-
-
-def options_text(options: Sequence[tuple[str, object]]) -> str:
-    """Solver options as ``key=value`` words (a run's ``RunSpec.options``)."""
-    return " ".join(f"{k}={v}" for k, v in options)
-
-
-def load(files: Sequence[str | os.PathLike]) -> pd.DataFrame:
-    """The rows of the run files, checked to be winnable runs (one-line errors otherwise), with
-    an ``options`` column: the solver options stored in each file."""
-    frames = []
-    for path in files:
-        df = read_runs([path])
-        spec = read_spec(Path(path))
-        df["options"] = options_text(spec.options) if spec else ""
-        missing = [c for c in COLUMNS if c not in df.columns]
-        if missing:
-            raise PlotError(f"{path} is not a winnable run file (no column(s) "
-                            f"{', '.join(missing)})")
-        if df.empty:
-            raise PlotError(f"{path} holds no deals")
-        frames.append(df)
-    if not frames:
-        raise PlotError("give at least one run file (.parquet)")
-    return pd.concat(frames, ignore_index=True)
+    png, svg = path.with_name(f"{path.name}.png"), path.with_name(f"{path.name}.svg")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # SVG text stays text (a tenth of the size of glyphs drawn as paths, and searchable).
+        with matplotlib.rc_context({"svg.hashsalt": "winnable", "svg.fonttype": "none"}):
+            fig.savefig(svg, format="svg", metadata={"Date": None})
+        drawn = io.BytesIO()
+        fig.savefig(drawn, format="png", dpi=dpi)
+        # A figure has few colours: a 256-colour palette looks the same at a third of the size.
+        Image.open(drawn).convert("RGB").quantize(256).save(png, optimize=True)
+    except OSError as exc:
+        raise PlotError(f"cannot write the figure {path}: {exc.strerror or exc}") from None
+    return [png, svg]
 
 
 def default_stem(kind: str, files: Sequence[str | os.PathLike],
@@ -418,5 +480,5 @@ def plot_files(kind: str, files: Sequence[str | os.PathLike],
     """Draw one kind of figure from run files and save it (PNG and SVG); returns the paths."""
     if kind not in PLOTS:
         raise PlotError(f"unknown plot kind {kind!r}: choose one of {', '.join(KINDS)}")
-    fig = PLOTS[kind](load(files))
+    fig = PLOTS[kind](read_runs(files))
     return save(fig, default_stem(kind, files, out))

@@ -8,8 +8,8 @@ run's options changed as asked, and writes the answers back into the same file:
 * a decided row is never changed;
 * a re-solved row replaces the unknown one, decided or not, and records in the columns ``step``
   (1 for the first escalation of the file, 2 for the next, ...; 0 for the batch's own rows) and
-  ``options`` (the options that differ from the run's, e.g. ``budget=10000000``) what produced
-  it; ``nodes`` and ``seconds`` are those of the new search;
+  ``step_options`` (the options that differ from the run's, e.g. ``budget=10000000``; empty for
+  the batch's rows) what produced it; ``nodes`` and ``seconds`` are those of the new search;
 * the file's metadata lists the escalations (step, options, deals tried, settled, wins, losses),
   and ``winnable summary`` reports how many unknowns each settled.
 
@@ -26,9 +26,7 @@ import json
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -92,10 +90,15 @@ def solve_seed_table(spec_json: str, seeds: Sequence[int]) -> pa.Table:
     return B.to_table(spec, columns, game.extra_columns)
 
 
-def _solve_and_store(spec_json: str, seeds: Sequence[int], parts: str) -> int:
-    table = solve_seed_table(spec_json, seeds)
-    B.write_atomic(table, Path(parts) / f"part-{seeds[0]:012d}-{seeds[-1]:012d}.parquet")
+def _store(table: pa.Table, work: Path) -> int:
+    seeds = table["seed"].to_pylist()
+    B.write_atomic(table, work / f"part-{seeds[0]:012d}-{seeds[-1]:012d}.parquet")
     return table.num_rows
+
+
+def _solve_and_store(spec_json: str, seeds: Sequence[int], parts: str) -> int:
+    """What a local worker does with a task of an escalation."""
+    return _store(solve_seed_table(spec_json, seeds), Path(parts))
 
 
 def _done_seeds(parts: Path) -> set[int]:
@@ -151,7 +154,7 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
     step = len(history) + 1
     text = option_text(changed)
     outcome = table["outcome"].to_pylist()
-    previous = (table["options"].to_pylist() if "options" in table.column_names
+    previous = (table["step_options"].to_pylist() if "step_options" in table.column_names
                 else [""] * table.num_rows)
     seeds = table["seed"].to_pylist()
     todo = sorted(s for s, o, p in zip(seeds, outcome, previous)
@@ -172,64 +175,26 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
         left = [s for s in todo if s not in done]
         size = chunk or DEFAULT_CHUNK
         chunks = [left[i:i + size] for i in range(0, len(left), size)]
+        spec_json = wanted.to_json()
+        client = B.connect(scheduler) if scheduler is not None else None
+        if client is None:
+            B.warm_up(wanted, progress)
         bar = B._progress(len(todo), len(todo) - len(left),
                           f"resolve {spec.game} {spec.solver}", progress)
         try:
-            if scheduler is not None:
-                client = B.connect(scheduler)
-                try:
-                    _run_dask(client, wanted.to_json(), chunks, work, bar)
-                finally:
-                    client.close()
+            if client is not None:
+                B.run_tasks_dask(client, [(solve_seed_table, (spec_json, seeds))
+                                          for seeds in chunks],
+                                 lambda table: _store(table, work), bar)
             else:
-                _run_local(wanted.to_json(), chunks, work, workers, bar)
+                B.run_tasks_local([B.Task(_solve_and_store, (spec_json, seeds, str(work)),
+                                          f"deals {seeds[0]}..{seeds[-1]} ({len(seeds)})")
+                                   for seeds in chunks], workers, bar)
         finally:
             bar.close()
+            if client is not None:
+                client.close()
     return _merge(path, spec, table, history, step, changed, text, work)
-
-
-def _run_local(spec_json: str, chunks: list[list[int]], work: Path, workers: int | None,
-               bar) -> None:
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or len(chunks) <= 1:
-        for seeds in chunks:
-            bar.update(_solve_and_store(spec_json, seeds, str(work)))
-        return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                             initializer=B._ignore_interrupts) as pool:
-        pending = set()
-        queue = list(reversed(chunks))
-        try:
-            while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    pending.add(pool.submit(_solve_and_store, spec_json, queue.pop(),
-                                            str(work)))
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    bar.update(future.result())
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
-
-
-def _run_dask(client, spec_json: str, chunks: list[list[int]], work: Path, bar) -> None:
-    from distributed import as_completed
-    queue = list(reversed(chunks))
-    running = as_completed(loop=client.loop)
-
-    def submit_more() -> None:
-        limit = 2 * max(1, sum(client.nthreads().values()))
-        while queue and running.count() < limit:
-            running.add(client.submit(solve_seed_table, spec_json, queue.pop(), pure=False))
-
-    submit_more()
-    for future in running:
-        table = B._cluster_result(future)
-        seeds = table["seed"].to_pylist()
-        B.write_atomic(table, work / f"part-{seeds[0]:012d}-{seeds[-1]:012d}.parquet")
-        bar.update(table.num_rows)
-        submit_more()
 
 
 def _merge(path: Path, spec: B.RunSpec, table: pa.Table, history: list[dict], step: int,
@@ -238,17 +203,17 @@ def _merge(path: Path, spec: B.RunSpec, table: pa.Table, history: list[dict], st
     n = table.num_rows
     if "step" not in table.column_names:
         table = table.append_column("step", pa.array(np.zeros(n, dtype=np.int32)))
-    if "options" not in table.column_names:
-        table = table.append_column("options", pa.array([""] * n, pa.string()))
+    if "step_options" not in table.column_names:
+        table = table.append_column("step_options", pa.array([""] * n, pa.string()))
     table = table.set_column(table.column_names.index("step"), "step",
                              pc.fill_null(table["step"], 0).cast(pa.int32()))
-    table = table.set_column(table.column_names.index("options"), "options",
-                             pc.fill_null(table["options"], ""))
+    table = table.set_column(table.column_names.index("step_options"), "step_options",
+                             pc.fill_null(table["step_options"], ""))
     wins = losses = tried = 0
     if parts:
         new = pa.concat_tables([pq.read_table(p) for p in parts], promote_options="default")
         new = new.append_column("step", pa.array(np.full(new.num_rows, step, dtype=np.int32)))
-        new = new.append_column("options", pa.array([text] * new.num_rows, pa.string()))
+        new = new.append_column("step_options", pa.array([text] * new.num_rows, pa.string()))
         new_seeds = set(new["seed"].to_pylist())
         outcome = table["outcome"].to_pylist()
         keep = [i for i, s in enumerate(table["seed"].to_pylist())
@@ -278,12 +243,12 @@ def _merge(path: Path, spec: B.RunSpec, table: pa.Table, history: list[dict], st
 
 def escalation_lines(frame) -> list[str]:
     """The summary's account of escalations: per step and options, deals re-solved and how many
-    of them are now decided (from a run's ``step`` and ``options`` columns)."""
+    of them are now decided (from a run's ``step`` and ``step_options`` columns)."""
     if "step" not in frame.columns:
         return []
     again = frame[frame["step"].fillna(0) > 0]
     lines = []
-    for (step, options), rows in again.groupby(["step", "options"], sort=True):
+    for (step, options), rows in again.groupby(["step", "step_options"], sort=True):
         wins = int((rows["outcome"] == "win").sum())
         losses = int((rows["outcome"] == "loss").sum())
         lines.append(f"  escalation {int(step)} ({options}): {len(rows):,} unknown deals tried "

@@ -12,7 +12,14 @@ Algorithm (pinned by ``tests/test_shuffle.py``; changing it renumbers every deal
    j is drawn without bias: draw r until r >= 2**64 mod (i+1), then j = r mod (i+1).
 5. The result, index 0 first, is the deal: its first card is the top of the deck.
 
-Games that shuffle during play (Impossible) keep drawing from the same generator.
+Players that draw random numbers during play (every Impossible player, whose deck is
+reshuffled; Chinese ``random`` and ``sampling``) draw them from a stream that is a function of
+the deal itself, so the text of a deal is a complete description of a game (``winnable solve
+--deal`` replays a batch row exactly) and a deal typed in plays the same game as its number:
+
+6. The play stream is splitmix64 (as above) with initial state ``FNV-1a-64`` of the game's name
+   in ASCII followed by the deal's card ids, one byte each, top card first (``play_stream``).
+   That is the hash of step 1 continued over the cards, so ``salt`` is its starting value.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from numba import njit
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
+FNV_PRIME = np.uint64(0x100000001B3)
 
 
 def game_salt(name: str) -> int:
@@ -30,7 +38,7 @@ def game_salt(name: str) -> int:
     h = 0xCBF29CE484222325
     for byte in name.encode("ascii"):
         h ^= byte
-        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        h = (h * int(FNV_PRIME)) & 0xFFFFFFFFFFFFFFFF
     return h
 
 
@@ -81,10 +89,20 @@ def seed_state(salt, n):
 
 @njit(cache=True)
 def deal_into(out, deck, salt, n):
-    """Write deal number ``n`` into ``out`` and return the generator state after the shuffle."""
+    """Write deal number ``n`` into ``out``."""
     out[:] = deck
-    state = seed_state(salt, n)
-    shuffle_in_place(out, state)
+    shuffle_in_place(out, seed_state(salt, n))
+
+
+@njit(cache=True)
+def play_stream(salt, deal):
+    """The generator state of a game's play stream (step 6 of the module docstring): FNV-1a-64
+    continued from ``salt`` over the card ids of ``deal``."""
+    h = np.uint64(salt)
+    for card in deal:
+        h = (h ^ np.uint64(card)) * FNV_PRIME
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = h
     return state
 
 

@@ -14,7 +14,6 @@ another rule set of the sweep decides it (``winnable.implication``).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import os
 import shlex
@@ -26,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from . import plot
-from .batch import RunSpec, solve_batch, stored_seeds
+from .batch import RunSpec, options_text, run_path, solve_batch, stored_seeds
 from .games import get_game
 from .implication import apply_implications
 from .report import markdown, mean_text, rate_text
@@ -105,7 +104,7 @@ def combinations(game: str, grid: Mapping[str, Sequence[Any]], variant=None,
             raise VariantError(f"the grid gives the same rules ({spec.variant}) twice: "
                                f"{_kv(seen[spec.variant])} and {_kv(values)}; drop one value")
         seen[spec.variant] = values
-        out.append(Combination(values, spec, Path(runs_dir) / f"{spec.slug()}.parquet"))
+        out.append(Combination(values, spec, run_path(runs_dir, spec)))
     return out
 
 
@@ -115,12 +114,10 @@ def _kv(values: Mapping[str, str]) -> str:
 
 def default_out_dir(game: str, grid: Mapping[str, Any], variant=None, solver: str | None = None,
                     options: Mapping[str, Any] | None = None) -> Path:
-    """``results/sweeps/<game>_<solver>[_<fixed rules>][_<options changed>]_by_<grid keys>``."""
+    """``runs/sweeps/<game>_<solver>[_<fixed rules>][_<options changed>]_by_<grid keys>``
+    (under ``runs/``, which git ignores: a user's runs are not the project's results)."""
     spec = RunSpec.make(game, variant, solver, options)
-    defaults = get_game(game).solver_options(spec.solver, None)
-    changed = tuple((k, v) for k, v in spec.options if defaults.get(k) != v)
-    base = dataclasses.replace(spec, options=changed).slug()
-    return Path("results") / "sweeps" / f"{base}_by_{'+'.join(grid)}"
+    return Path("runs") / "sweeps" / f"{spec.slug()}_by_{'+'.join(grid)}"
 
 
 @dataclass
@@ -154,7 +151,7 @@ def sweep(game: str, n: int, grid: Mapping[str, Sequence[Any]] | Sequence[str], 
         rows = solve_batch(game, n=n, start=start, variant=combo.spec.variant, solver=solver,
                            workers=workers, out=combo.path, options=options,
                            chunk_size=chunk_size, progress=progress)
-        frames.append(rows.assign(options=plot.options_text(combo.spec.options)))
+        frames.append(rows.assign(options=options_text(combo.spec.options)))
     rows, settled = apply_implications(pd.concat(frames, ignore_index=True))
     g = get_game(game)
     parts = [rows[rows["variant"] == c.spec.variant] for c in combos]

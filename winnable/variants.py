@@ -6,8 +6,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import UserError
 
-class VariantError(ValueError):
+
+class VariantError(UserError):
     """A variant written by a user is not valid for the game; the message is one line."""
 
 
@@ -48,6 +50,19 @@ def int_flag(name: str, default: int, low: int, high: int, help: str,
     if aliases:
         expected += " or " + ", ".join(aliases)
     return Flag(name, default, help, parse, str, expected)
+
+
+def int_choice_flag(name: str, default: int, choices: Iterable[int], help: str) -> Flag:
+    choices = tuple(choices)
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value not in choices:
+            raise ValueError
+        return value
+
+    listed = ", ".join(str(c) for c in choices[:-1]) + f" or {choices[-1]}"
+    return Flag(name, default, help, parse, str, listed)
 
 
 def bool_flag(name: str, default: bool, help: str) -> Flag:

@@ -10,7 +10,7 @@ import numpy as np
 from ..cards import CODES, code
 from ..rules import addario as R
 from ..solvers import addario as S
-from .base import Game, SolverInfo, timed_columns
+from .base import Game, OptionLimits, SolverInfo, timed_columns
 
 DEFAULT_BUDGET = 10_000_000
 
@@ -28,6 +28,7 @@ class Addario(Game):
                              "refill"),
     }
     default_solver = "first"
+    option_limits = {"budget": OptionLimits(1, unit="pairs removed in the search")}
     batch_chunk = 10000
     bench_deals = 50000
 
@@ -37,7 +38,7 @@ class Addario(Game):
                 f"then drawn in order: {' '.join(code(int(c)) for c in cards[R.COLS:])}")
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
+                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         cfe = bool(rules["column_free_equal"])
         scratch = S.Scratch()
         budget = int(options.get("budget", DEFAULT_BUDGET))

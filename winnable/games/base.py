@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -9,10 +10,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
+from numba.core import event as numba_event
 
 from .. import shuffle
 from ..cards import CODES, parse_deal
 from ..variants import Flag, Rules, VariantError, parse_rules
+
+from . import LAST_DEAL
 
 OUTCOMES = ("win", "loss", "unknown")
 
@@ -41,8 +45,55 @@ class SolveResult:
 class SolverInfo:
     name: str
     help: str
-    # Options this solver takes beyond the rules (name -> default), e.g. a node budget.
+    # Options this solver takes beyond the rules (name -> default), e.g. a node budget; the
+    # values each accepts are the game's ``option_limits``.
     options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class OptionLimits:
+    """The whole numbers a solver option accepts: ``low`` to ``high`` (None: no upper bound)."""
+
+    low: int
+    high: int | None = None
+    unit: str = ""
+
+    def bounds(self) -> str:
+        if self.high is None:
+            return f"at least {self.low:,}"
+        if (self.low, self.high) == (0, 1):
+            return "1 or 0: on or off"
+        return f"{self.low:,} to {self.high:,}"
+
+    def expected(self) -> str:
+        return f"a whole number, {self.bounds()}" + (f" ({self.unit})" if self.unit else "")
+
+    def describe(self) -> str:
+        return self.bounds() + (f"; {self.unit}" if self.unit else "")
+
+    def parse(self, value: Any) -> int:
+        """The option's value as an int; ValueError if it is not one this option accepts."""
+        if isinstance(value, str):
+            value = value.strip()
+            number = int(value) if value.lstrip("+-").isdigit() else float(value)
+        elif isinstance(value, (bool, int, np.integer, float, np.floating)):
+            number = value
+        else:
+            raise ValueError
+        if number != number or number in (float("inf"), float("-inf")) or number != int(number):
+            raise ValueError
+        number = int(number)
+        if number < self.low or (self.high is not None and number > self.high):
+            raise ValueError
+        return number
+
+
+def physical_memory_mb() -> int:
+    """This machine's memory in MB (the most a memory option may ask for)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (ValueError, OSError, AttributeError):
+        return 2**20
 
 
 class Game:
@@ -57,8 +108,14 @@ class Game:
     flags: ClassVar[Mapping[str, Flag]]
     solvers: ClassVar[Mapping[str, SolverInfo]]
     default_solver: ClassVar[str]
+    # What each solver option name accepts (every option of every solver has an entry).
+    option_limits: ClassVar[Mapping[str, OptionLimits]] = {}
     # Extra per-deal columns that solve_deals returns, beyond the standard ones.
     extra_columns: ClassVar[tuple[str, ...]] = ()
+    # Readable names of the extra columns (figures and tables; default: the column's name).
+    column_names: ClassVar[Mapping[str, str]] = {}
+    # Whether a batch stores each game's moves (False: only `winnable solve` shows them).
+    batch_moves: ClassVar[bool] = True
     # Bumped whenever a change to the engine could change any stored result.  A change that
     # can alter one solver's results only bumps that solver in ``solver_versions`` instead, so
     # stored runs of the other solvers stay usable.  Stored runs record the version of their
@@ -83,26 +140,46 @@ class Game:
         if module is not None:
             cls.name, cls.title, cls.deck, cls.flags = (module.NAME, module.TITLE, module.DECK,
                                                          module.FLAGS)
+        unchecked = {o for info in getattr(cls, "solvers", {}).values() for o in info.options
+                     if o not in cls.option_limits}
+        assert not unchecked, f"{cls.__name__}.option_limits lacks {sorted(unchecked)}"
 
     def __init__(self):
         self.salt = shuffle.game_salt(self.name)
         self._codes = np.array(CODES)
+        self._warm: set[tuple] = set()
 
     # --- deals -----------------------------------------------------------------------------
-    def deal(self, n: int) -> np.ndarray:
-        """Deal number ``n`` (n >= 1): card ids, top of the deck first."""
-        if n < 1:
-            raise VariantError(f"deal numbers start at 1, got {n}")
-        return shuffle.deal(self.deck, self.salt, n)
+    def deck_for(self, rules: Rules) -> np.ndarray:
+        """The cards a game under ``rules`` is played with, in canonical order (a rule may
+        leave some of the deck out, e.g. Impossible's jokers)."""
+        return self.deck
 
-    def deals(self, seeds: Sequence[int]) -> np.ndarray:
+    def deal(self, n: int, variant=None) -> np.ndarray:
+        """Deal number ``n`` (n >= 1) under the rules ``variant``: card ids, top of the deck
+        first (the cards the rules leave out are taken out of the full deal)."""
+        check_deal_number(n)
+        return self._restrict(shuffle.deal(self.deck, self.salt, n)[None, :], variant)[0]
+
+    def deals(self, seeds: Sequence[int], variant=None) -> np.ndarray:
         seeds = np.asarray(seeds, dtype=np.int64)
         out = np.empty((len(seeds), len(self.deck)), dtype=self.deck.dtype)
         _deal_rows(out, self.deck, np.uint64(self.salt), seeds)
-        return out
+        return self._restrict(out, variant)
 
-    def parse_deal(self, text: str) -> np.ndarray:
-        return parse_deal(text, self.deck, self.name)
+    def _restrict(self, deals: np.ndarray, variant) -> np.ndarray:
+        deck = self.deck_for(self.rules(variant))
+        if len(deck) == len(self.deck):
+            return deals
+        return deals[np.isin(deals, deck)].reshape(len(deals), len(deck))
+
+    def parse_deal(self, text: str, variant=None) -> np.ndarray:
+        """A deal written as its card codes, checked to hold each card of the rules' deck
+        once."""
+        rules = self.rules(variant)
+        deck = self.deck_for(rules)
+        where = self.name if rules.label == "default" else f"{self.name} ({rules.label})"
+        return parse_deal(text, deck, where)
 
     def format_deal(self, cards: Iterable[int]) -> str:
         return " ".join(self._codes[np.asarray(cards, dtype=np.int64)])
@@ -133,26 +210,31 @@ class Game:
             )
         return solver
 
-    def solver_options(self, solver: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The solver's options with defaults filled in; unknown ones are refused."""
+    def solver_options(self, solver: str, options: Mapping[str, Any] | None) -> dict[str, int]:
+        """The solver's options with defaults filled in; unknown options and values outside
+        ``option_limits`` are refused."""
         known = dict(self.solvers[solver].options)
         for key, value in (options or {}).items():
             if value is None:
                 continue
             if key not in known:
-                raise VariantError(
-                    f"option {key!r} does not apply to {self.name} solver {solver}"
-                    + (f" (it takes {', '.join(known)})" if known else "")
-                )
-            known[key] = value
+                takes = (f"it takes {', '.join(known)}" if known else "it takes no options")
+                raise VariantError(f"option {key!r} does not apply to {self.name} solver "
+                                   f"{solver} ({takes})")
+            limits = self.option_limits[key]
+            try:
+                known[key] = limits.parse(value)
+            except (ValueError, TypeError, OverflowError):
+                raise VariantError(f"bad value {value!r} for option {key} of {self.name} solver "
+                                   f"{solver}: expected {limits.expected()}") from None
         return known
 
     def solve_deals(self, deals: np.ndarray, rules: Rules, solver: str,
-                    options: Mapping[str, Any], seeds: np.ndarray | None = None) -> dict[str, Any]:
+                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         """Solve each row of ``deals``; return columns ``outcome, score, moves, nodes, seconds``
         plus ``extra_columns`` (lists or arrays, one entry per deal; ``moves`` is a list of
-        lists of move strings).  ``seeds`` (the deal numbers, when known) matter only to games
-        that draw random numbers during play."""
+        lists of move strings, empty where ``record_moves`` is False and the game leaves them
+        out).  A game is a function of its deal (and rules, solver, options) alone."""
         raise NotImplementedError
 
     def implies(self, stricter: Rules, looser: Rules) -> bool:
@@ -167,20 +249,20 @@ class Game:
 
     def solve(self, deal: np.ndarray | str | int, variant=None, solver: str | None = None,
               **options: Any) -> SolveResult:
-        """Solve one deal, given as its number, its text or its card ids."""
+        """Solve one deal, given as its number, its text or its card ids; the moves are always
+        recorded."""
         seed = None
+        rules = self.rules(variant)
         if isinstance(deal, (int, np.integer)):
             seed = int(deal)
-            cards = self.deal(seed)
+            cards = self.deal(seed, rules)
         elif isinstance(deal, str):
-            cards = self.parse_deal(deal)
+            cards = self.parse_deal(deal, rules)
         else:
             cards = np.asarray(deal, dtype=self.deck.dtype)
-        rules = self.rules(variant)
         solver = self.check_solver(solver)
         opts = self.solver_options(solver, options)
-        columns = self.solve_deals(cards[None, :], rules, solver, opts,
-                                   None if seed is None else np.array([seed], dtype=np.int64))
+        columns = self.solve_deals(cards[None, :], rules, solver, opts)
         extra = {k: _scalar(columns[k][0]) for k in self.extra_columns}
         return SolveResult(
             game=self.name, seed=seed, deal=self.format_deal(cards), variant=rules.label,
@@ -188,6 +270,23 @@ class Game:
             moves=list(columns["moves"][0]), nodes=int(columns["nodes"][0]),
             seconds=float(columns["seconds"][0]), extra=extra,
         )
+
+    def warm_up(self, variant=None, solver: str | None = None,
+                options: Mapping[str, Any] | None = None) -> None:
+        """Compile (or load from Numba's cache) what solving under these rules with this solver
+        uses, by solving deal 1 once, unless this process has done so already."""
+        if not self.is_warm(variant, solver, options):
+            self.solve_seeds(np.array([1]), variant, solver, options)
+            self._warm.add(self._warm_key(variant, solver, options))
+
+    def is_warm(self, variant=None, solver: str | None = None,
+                options: Mapping[str, Any] | None = None) -> bool:
+        return self._warm_key(variant, solver, options) in self._warm
+
+    def _warm_key(self, variant, solver, options) -> tuple:
+        solver = self.check_solver(solver)
+        options = self.solver_options(solver, options)
+        return self.rules(variant).label, solver, tuple(sorted(options.items()))
 
     def engine_version(self, solver: str) -> int:
         """The version of the rules and of ``solver`` that stored runs are checked against."""
@@ -200,18 +299,56 @@ class Game:
         rules = self.rules(variant)
         solver = self.check_solver(solver)
         opts = self.solver_options(solver, options)
-        deals = self.deals(seeds)
-        columns = self.solve_deals(deals, rules, solver, opts, seeds)
+        deals = self.deals(seeds, rules)
+        columns = self.solve_deals(deals, rules, solver, opts, record_moves=self.batch_moves)
         columns["seed"] = seeds
         columns["deal"] = self.format_deals(deals)
         return columns
 
 
+class _CompileTime(numba_event.Listener):
+    """Seconds this process has spent in Numba's compiler (compiling a kernel, or loading it
+    from the cache), counted from the outermost hold of its lock."""
+
+    def __init__(self):
+        self.total = 0.0
+        self._depth = 0
+        self._since = 0.0
+
+    def on_start(self, event):
+        if self._depth == 0:
+            self._since = time.perf_counter()
+        self._depth += 1
+
+    def on_end(self, event):
+        self._depth -= 1
+        if self._depth == 0:
+            self.total += time.perf_counter() - self._since
+
+
+COMPILE_TIME = _CompileTime()
+numba_event.register("numba:compiler_lock", COMPILE_TIME)
+
+
+class Stopwatch:
+    """Search time since it was made, Numba compilation left out: a kernel used for the first
+    time in a process (compiled, or loaded from the cache) costs seconds to minutes, which are
+    not the deal's."""
+
+    def __init__(self):
+        self._wall = time.perf_counter()
+        self._compiling = COMPILE_TIME.total
+
+    def seconds(self) -> float:
+        compiling = COMPILE_TIME.total - self._compiling
+        return max(0.0, time.perf_counter() - self._wall - compiling)
+
+
 def timed_columns(deals: np.ndarray, search: Callable[[np.ndarray], tuple],
                   describe: Callable[[np.ndarray, Any], list[str]]) -> dict[str, Any]:
     """The standard columns for deals solved one at a time.  ``search(deal)`` returns
-    (outcome, score, nodes, line) and is what ``seconds`` measures; ``describe(deal, line)``
-    turns the line into move strings afterwards."""
+    (outcome, score, nodes, line) and is what ``seconds`` measures (a ``Stopwatch``);
+    ``describe(deal, line)`` turns the line into move strings afterwards."""
     n = len(deals)
     outcome = np.empty(n, dtype=object)
     scores = np.empty(n, dtype=np.int16)
@@ -219,12 +356,17 @@ def timed_columns(deals: np.ndarray, search: Callable[[np.ndarray], tuple],
     seconds = np.empty(n, dtype=np.float64)
     moves: list[list[str]] = []
     for k in range(n):
-        start = time.perf_counter()
+        clock = Stopwatch()
         outcome[k], scores[k], nodes[k], line = search(deals[k])
-        seconds[k] = time.perf_counter() - start
+        seconds[k] = clock.seconds()
         moves.append(describe(deals[k], line))
     return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
             "seconds": seconds}
+
+
+def check_deal_number(n: int) -> None:
+    if not 1 <= n <= LAST_DEAL:
+        raise VariantError(f"deal numbers run from 1 to {LAST_DEAL}, got {n}")
 
 
 # Each card's code followed by a space, as bytes (one row per card id).

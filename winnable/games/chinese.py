@@ -12,7 +12,7 @@ from ..rules import chinese as R
 from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
 from ..solvers.table import OUTCOME_NAMES
-from .base import Game, SolverInfo, timed_columns
+from .base import Game, OptionLimits, SolverInfo, physical_memory_mb, timed_columns
 
 
 class Chinese(Game):
@@ -49,9 +49,24 @@ class Chinese(Game):
     # (can prove a loss) and random playouts (can find a win).
     # 4 (sampling): strategy's move is overruled only when most won samples prove it lost
     # (before: when one did and another move was merely not proven lost).
-    # 5: the rebuilt search (classes of positions joined by reversible moves instead of the
-    # parent-swap rule, Luby restarts that keep proven losses); both solvers search with it.
-    solver_versions = {"thoughtful": 5, "sampling": 5}
+    # 5 (sampling), 3 (random): a game draws from its deal's play stream
+    # (winnable.shuffle.play_stream; before: the stream that dealt deal n, continued), so a deal
+    # string replays its game.
+    # 5 (thoughtful), 6 (sampling): the rebuilt search (classes of positions joined by
+    # reversible moves instead of the parent-swap rule, Luby restarts that keep proven losses,
+    # a budget of 200,000); both solvers search with it.
+    solver_versions = {"thoughtful": 5, "sampling": 6, "random": 3}
+    option_limits = {
+        "budget": OptionLimits(1, unit="search nodes"),
+        "restart": OptionLimits(0, unit="nodes per short search; 0: none"),
+        "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
+        "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
+        "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
+        "walks": OptionLimits(0, unit="random playouts"),
+        "lookahead": OptionLimits(0, unit="moves"),
+        "patience": OptionLimits(1, unit="moves without progress"),
+        "samples": OptionLimits(1, NP.MAX_SAMPLES),
+    }
     batch_chunk = 50
     bench_deals = 500
 
@@ -75,9 +90,9 @@ class Chinese(Game):
         return "\n".join(lines)
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
+                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         if solver in NP.PLAYERS:
-            return NP.solve_deals(self.deck, self.salt, deals, rules, solver, options, seeds)
+            return NP.solve_deals(self.salt, deals, rules, solver, options)
         settings = T.Settings(
             budget=int(options["budget"]), restart=int(options["restart"]),
             memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),

@@ -39,6 +39,10 @@ class Nineball(Game):
     # thoughtful, its score and 0/1), and the thoughtful optimum of the same deal beside them.
     extra_columns = ("expected_score", "win_probability", "thoughtful_score", "thoughtful_win")
     summary_means = extra_columns
+    column_names = {"expected_score": "expected score (points)",
+                    "win_probability": "probability of clearing the rack",
+                    "thoughtful_score": "best score with every card known (points)",
+                    "thoughtful_win": "rack clearable with every card known (share)"}
     batch_chunk = 10000
     bench_deals = 50000
 
@@ -50,7 +54,7 @@ class Nineball(Game):
                 for state, group in zip(S.line_states(line), line)]
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], seeds=None) -> dict[str, Any]:
+                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         kitchen_limit, target_mask, bonus_always = R.rule_params(rules)
         scratch = S.Scratch()
         best = np.empty(len(deals), dtype=np.int16)

@@ -4,7 +4,8 @@ Rules (defaults; the README gives the reasoning):
 
 * 54 cards: the 52 plus two jokers (``X1``, ``X2``).  A counts 1, 2-10 their value; J, Q, K are
   face cards; a joker is wild and pairs with any top card, another joker included.
-  ``jokers=0`` plays with the 52 cards: the deal is the 54-card deal with the jokers taken out.
+  ``jokers=0`` plays with the 52 cards: deal n is the 54-card deal n with the jokers taken out,
+  and a deal written out has the 52 cards.
 * Start: score 10; deal 9 piles.  Whenever a face card is on top of a pile it is covered at once
   with the next card from the deck, until the top is not a face card.
 * At each decision point the player may pick up a pile holding at least 11 cards (+1 point; the
@@ -23,9 +24,11 @@ Rules (defaults; the README gives the reasoning):
   chooses which, and a covering whose pile was taken back lapses).  A game that passes the
   step cap (``step_cap`` decisions) is ``unknown``.
 
-Randomness: the deck starts as the game's deal (deal n, top card first) and every shuffle
-draws from the same splitmix64 generator that dealt it, continued; the players' random choices
-draw from it too.  So game n replays exactly, on any machine.
+Randomness: the deck starts as the game's deal (top card first) and every shuffle draws from the
+game's play stream, a splitmix64 generator seeded from the deal's cards
+(``winnable.shuffle.play_stream``); the players' random choices draw from it too.  So a game is
+a function of its deal (and rules and player): deal n, or its text, replays exactly on any
+machine.
 
 State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]`` cards
 and the class of the top card (``CLASS``) in ``size[SLOTS + slot]``; ``order[0:count]`` lists
@@ -39,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from ..shuffle import shuffle_in_place
-from ..variants import choice_flag, int_flag
+from ..variants import choice_flag, int_choice_flag, int_flag
 
 NAME = "impossible"
 TITLE = "Impossible"
@@ -49,6 +52,7 @@ HEIGHT = 64
 JOKER = 52
 
 DECK = np.arange(54, dtype=np.int8)
+DECK_WITHOUT_JOKERS = DECK[:JOKER]
 
 FLAGS = {
     f.name: f
@@ -59,7 +63,7 @@ FLAGS = {
         choice_flag("new_pile_penalty", "every", ("every", "beyond_nine"),
                     "every: -1 for every new pile after the initial nine; beyond_nine: -1 only "
                     "when the new pile makes more than nine piles on the table"),
-        int_flag("jokers", 2, 0, 2, "2 (default) or 0: play without the jokers"),
+        int_choice_flag("jokers", 2, (0, 2), "2 (default) or 0: play without the jokers"),
         int_flag("step_cap", 100_000, 100, 10**9,
                  "decisions after which a game ends as unknown"),
     )

@@ -85,8 +85,9 @@ of it, as the ``thoughtful`` solver does).  At each decision:
 ``random`` plays a uniformly random legal move (the stock included) each turn, drawn from its
 stream, until it has no legal move or ``patience`` moves pass without progress.
 
-Game n's random stream is the one that dealt deal n, continued (as for Impossible), so every
-game replays exactly; ``strategy`` draws nothing from it.
+A game's random stream is its deal's play stream (``winnable.shuffle.play_stream``, a function
+of the deal's cards), so every game replays exactly from its deal, typed in or numbered;
+``strategy`` draws nothing from it.
 """
 
 from __future__ import annotations
@@ -735,19 +736,21 @@ def configure(rules, options):
     return cfg, record
 
 
-def solve_deals(deck, salt, deals, rules, solver, options, seeds=None):
-    """Columns (outcome, score, moves, nodes, seconds) for one game per deal.  Game n's random
-    stream is the stream that dealt deal n, continued (seed 0 for a deal typed in)."""
+def solve_deals(salt, deals, rules, solver, options, stream=None):
+    """Columns (outcome, score, moves, nodes, seconds) for one game per deal.  A game's random
+    stream is its deal's play stream (from the game's ``salt``), or ``stream(deal)``.
+
+    The play stream hashes the whole deal, face-down cards included; a pseudo-random number
+    tells the player nothing about them.  The test that players never read a hidden card gives
+    two arrangements of the same visible cards one stream, through ``stream``."""
     from ..games.base import timed_columns
 
     cfg, record = configure(rules, options)
     player = PLAYERS[solver]
     searcher, table = new_searcher(float(options.get("memory_mb", DEFAULT_MEMORY_MB)))
-    seeds = iter([0] * len(deals) if seeds is None else [int(s) for s in seeds])
 
     def one(deal):
-        rng = shuffle.deal_into(np.empty_like(deck), deck, np.uint64(salt),
-                                np.uint64(next(seeds)))
+        rng = shuffle.play_stream(np.uint64(salt), deal) if stream is None else stream(deal)
         won, score, n, nodes, stamp = play(deal, player, cfg, rng, record, searcher,
                                            table.generation.current)
         table.generation.current = int(stamp)

@@ -24,14 +24,13 @@ when a search covered the whole reachable space or a loss test fired, and ``unkn
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..jit import kernel
 from ..rules import chinese as R
-from ..shuffle import GOLDEN, MIX1
+from ..shuffle import GOLDEN, MIX1, game_salt, play_stream
 from . import chinese_position as P
 from . import chinese_search as CS
 from .chinese_losses import occupation_dead_end
@@ -159,9 +158,13 @@ def luby(i: int) -> int:
     return 1 << (k - 1)
 
 
-def walk_seed(deal: np.ndarray) -> int:
-    """The random playouts' seed: a function of the deal alone, so results repeat."""
-    return int(zlib.crc32(np.asarray(deal, dtype=np.int8).tobytes()))
+WALK_SALT = game_salt("chinese")
+
+
+def walk_seed(deal: np.ndarray) -> np.uint64:
+    """The random playouts' seed: the deal's play stream (``winnable.shuffle.play_stream``), a
+    function of the deal alone, so results repeat."""
+    return play_stream(np.uint64(WALK_SALT), np.asarray(deal, dtype=np.int64))[0]
 
 
 @kernel

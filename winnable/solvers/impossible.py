@@ -1,5 +1,6 @@
 """Impossible: players.  The deck is reshuffled during play, so no deal can be solved in
-advance; each player plays the game and every game is seeded, so it replays exactly.
+advance; each player plays the game, drawing every random number from the deal's play stream
+(``winnable.shuffle.play_stream``), so a deal replays exactly.
 
 * ``random``: at each decision point, uniformly among every legal action (each pick-up, each
   fifteen removal, each pair to cover, or the new pile); when the deck runs out, uniformly among
@@ -24,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import impossible as R
-from ..shuffle import deal_into, shuffle_in_place, splitmix_next, uniform_below
+from ..shuffle import play_stream, shuffle_in_place, splitmix_next, uniform_below
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
 PLAYERS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}
@@ -332,18 +333,16 @@ def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollo
 
 
 @njit(cache=True)
-def play_seeds(deck, salt, seeds, fifteen, every_penalty, jokers, step_cap, player, rollouts,
-               out):
-    """Play games ``seeds`` (each dealt and shuffled by its own stream) in one ``workspace``;
-    one row of ``out`` per game: outcome, score, pickups, removals, new piles, steps,
-    rollouts."""
-    deal = np.empty(deck.shape[0], dtype=deck.dtype)
+def play_deals(deals, salt, fifteen, every_penalty, jokers, step_cap, player, rollouts, out):
+    """Play the game of each row of ``deals`` (each drawing from its deal's play stream, from
+    the game's ``salt``) in one ``workspace``; one row of ``out`` per game: outcome, score,
+    pickups, removals, new piles, steps, rollouts."""
     no_moves = np.empty(0, dtype=np.int64)
     space = workspace()
-    for k in range(seeds.shape[0]):
-        rng = deal_into(deal, deck, salt, np.uint64(seeds[k]))
-        result = play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts,
-                         rng, no_moves)
+    for k in range(deals.shape[0]):
+        rng = play_stream(salt, deals[k])
+        result = play_in(space, deals[k], fifteen, every_penalty, jokers, step_cap, player,
+                         rollouts, rng, no_moves)
         for c in range(6):
             out[k, c] = result[c]
         out[k, 6] = result[7]

@@ -1,0 +1,198 @@
+"""Stopping a batch: Ctrl-C, SIGTERM and SIGHUP end it within seconds, keep every finished chunk
+and leave no process behind; workers exit by themselves when the batch's process is killed.
+One quick test per signal; the stress loop (many interrupts at random moments under load) is
+marked slow: `python -m pytest -m slow tests/test_signals.py`."""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from winnable import get_game
+
+SOLVE_BATCH = [sys.executable, "-c", "from winnable.cli import solve_batch_main; solve_batch_main()"]
+STOP_WITHIN = 10  # seconds from the signal to the end of every process of the batch
+
+
+def batch(out: Path, n: int = 400_000, chunk: int = 500) -> list[str]:
+    """A Nineball batch of ``n`` deals into ``out``, two workers."""
+    return SOLVE_BATCH + ["--game", "nineball", "--n", str(n), "--out", str(out), "--workers",
+                          "2", "--chunk", str(chunk), "--quiet"]
+
+
+def _default_signals() -> None:
+    # Ctrl-C as a terminal delivers it: to a batch whose SIGINT is not ignored.  A program
+    # started in the background by a non-interactive shell (as CI may start the tests)
+    # inherits SIGINT ignored, and then rightly ignores it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start(cmd) -> subprocess.Popen:
+    """The batch as its own session (so its processes can be found, and signalled as a
+    terminal signals a job)."""
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=_default_signals)
+
+
+def session_processes(session: int) -> list[int]:
+    """Live (not zombie) processes of a session, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[3]) == session:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def wait_for_parts(parts: Path, count: int, proc, timeout=120) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if parts.exists() and len(list(parts.glob("part-*.parquet"))) >= count:
+            return
+        if proc.poll() is not None:
+            raise AssertionError(f"batch ended early: {proc.stderr.read()}")
+        time.sleep(0.05)
+    raise AssertionError("no parts appeared")
+
+
+def wait_until_running(proc, timeout=60) -> None:
+    """Until the batch's own code runs: it catches SIGTERM from then on (/proc's SigCgt).
+    Before that, Python itself is starting, and answers Ctrl-C with its own traceback."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+        except OSError:
+            return
+        caught = int(next(l for l in status.splitlines() if l.startswith("SigCgt")).split()[1], 16)
+        if caught >> (signal.SIGTERM - 1) & 1:
+            return
+        time.sleep(0.005)
+
+
+def wait_until_gone(session: int, seconds: float) -> list[int]:
+    deadline = time.time() + seconds
+    while (left := session_processes(session)) and time.time() < deadline:
+        time.sleep(0.05)
+    return left
+
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+@pytest.mark.parametrize("how", ["kill", "interrupt"])
+def test_interrupted_batch_loses_nothing(tmp_path, how):
+    """Ctrl-C, or kill -9 of the whole job, mid-run: every finished chunk is kept, and rerunning
+    the same command ends with exactly N rows, those of a fresh solve."""
+    out = tmp_path / "nb.parquet"
+    n = 30_000  # 120 chunks: the interruption after the 4th lands mid-run
+    cmd = batch(out, n, chunk=250)
+    proc = start(cmd)
+    wait_for_parts(Path(f"{out}.parts"), 4, proc)
+    if how == "kill":
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    else:
+        os.killpg(proc.pid, signal.SIGINT)
+        out_text, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, (out_text[-500:], err[-2000:])
+        assert "interrupted: every finished chunk is kept" in err and "Traceback" not in err
+    assert wait_until_gone(proc.pid, STOP_WITHIN) == []
+    kept = len(list(Path(f"{out}.parts").glob("part-*.parquet")))
+    assert kept >= 4 and not out.exists()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    df = pd.read_parquet(out)
+    assert len(df) == n and df.seed.is_unique and list(df.seed) == list(range(1, n + 1))
+    # Rows solved before and after the interruption agree with a fresh solve.
+    sample = [1, 249, 250, 251, 2000, n]
+    cols = get_game("nineball").solve_seeds(np.array(sample))
+    assert list(df.set_index("seed").loc[sample, "score"]) == list(cols["score"])
+    assert "deals 30,000" in done.stdout
+
+
+@pytest.mark.parametrize("signum, code, said", [
+    (signal.SIGTERM, 143, "stopped by SIGTERM"),
+    (signal.SIGHUP, 129, "stopped by SIGHUP"),
+])
+def test_sigterm_and_sighup_stop_the_batch_and_every_process(signum, code, said, tmp_path):
+    out = tmp_path / "nb.parquet"
+    proc = start(batch(out))
+    wait_for_parts(Path(f"{out}.parts"), 2, proc)
+    sent = time.time()
+    # A hang-up reaches the whole job; `kill` reaches the batch's process alone.
+    if signum == signal.SIGTERM:
+        os.kill(proc.pid, signum)
+    else:
+        os.killpg(proc.pid, signum)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err[-2000:]
+    assert wait_until_gone(proc.pid, STOP_WITHIN - (time.time() - sent)) == []
+    assert f"{said}: every finished chunk is kept" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert list(Path(f"{out}.parts").glob("part-*.parquet")) and not out.exists()
+
+
+def test_workers_exit_when_the_batch_is_killed(tmp_path):
+    out = tmp_path / "nb.parquet"
+    proc = start(batch(out))
+    wait_for_parts(Path(f"{out}.parts"), 2, proc)
+    os.kill(proc.pid, signal.SIGKILL)  # the batch's process only: its workers are orphaned
+    proc.wait()
+    assert wait_until_gone(proc.pid, STOP_WITHIN) == []
+    assert list(Path(f"{out}.parts").glob("part-*.parquet"))
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_random_moments_under_load_always_ends_the_batch(tmp_path):
+    """25 interrupts at random moments from when the program runs (compiling or loading the
+    kernels, checking stored parts, starting workers, solving), with every core busy with other
+    work; each run file is interrupted twice, the second time while resuming.  Then the last one
+    resumes to exactly N rows."""
+    n = 200_000
+    # Busy loops, as nice as can be: they take the cores from the batch, not from other users.
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                             preexec_fn=lambda: os.nice(19)) for _ in range(os.cpu_count() or 1)]
+    rng = random.Random(16)
+    interrupted = 0
+    try:
+        for attempt in range(25):
+            out = tmp_path / f"nb{attempt // 2}.parquet"
+            proc = start(batch(out, n))
+            wait_until_running(proc)
+            time.sleep(rng.uniform(0, 6))
+            sent = time.time()
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                out_text, err = proc.communicate(timeout=STOP_WITHIN)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                raise AssertionError(f"attempt {attempt}: still running {STOP_WITHIN} s after "
+                                     "Ctrl-C")
+            assert wait_until_gone(proc.pid, STOP_WITHIN - (time.time() - sent)) == [], attempt
+            assert "Traceback" not in err, (attempt, err[-2000:])
+            # Interrupted (130); or it had finished just before: exit 0, or, when Ctrl-C came
+            # while Python was shutting down (its handler gone), death by SIGINT.
+            finished = "deals stored in" in out_text
+            allowed = (130,) + ((0, -signal.SIGINT) if finished else ())
+            assert proc.returncode in allowed, (attempt, proc.returncode, err[-2000:])
+            interrupted += proc.returncode == 130
+    finally:
+        for p in load:
+            p.kill()
+            p.wait()
+    assert interrupted >= 20, interrupted  # the interrupts landed while the batches ran
+    done = subprocess.run(batch(out, n), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    df = pd.read_parquet(out)
+    assert list(df.seed) == list(range(1, n + 1))

@@ -1,0 +1,7 @@
+"""The error a user's input or situation causes (a bad deal, flag, option, file; a run that
+cannot go on): its message is one line, which the command line prints with a non-zero exit,
+never a traceback.  Light on purpose: the command line imports it before anything heavy."""
+
+
+class UserError(ValueError):
+    """Something the user can fix; the message is one line saying what and how."""
