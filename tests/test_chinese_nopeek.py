@@ -29,8 +29,8 @@ def play(deals, solver, easy=False, stream=None, **options):
     if stream is None:
         return GAME.solve_deals(deals, rules, solver, options)
     common = GAME.deal(stream)
-    return NP.solve_deals(GAME.salt, deals, rules, solver, options,
-                          stream=lambda deal: play_stream(np.uint64(GAME.salt), common))
+    return GAME.nopeek_columns(deals, rules, solver, options,
+                               stream=lambda deal: play_stream(np.uint64(GAME.salt), common))
 
 
 def rearranged_underneath(deal, places, rng):

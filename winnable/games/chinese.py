@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,8 @@ from ..cards import code
 from ..rules import chinese as R
 from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
-from ..solvers.table import OUTCOME_NAMES
+from ..shuffle import play_stream
+from ..solvers.table import LOSS, OUTCOME_NAMES, WIN
 from .base import Game, OptionLimits, SolverInfo, physical_memory_mb, timed_columns
 
 
@@ -92,7 +93,7 @@ class Chinese(Game):
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
                     options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         if solver in NP.PLAYERS:
-            return NP.solve_deals(self.salt, deals, rules, solver, options)
+            return self.nopeek_columns(deals, rules, solver, options)
         settings = T.Settings(
             budget=int(options["budget"]), restart=int(options["restart"]),
             memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
@@ -104,5 +105,23 @@ class Chinese(Game):
             outcome, score, nodes, line = solver.solve(deal)
             return OUTCOME_NAMES[int(outcome)], score, nodes, line
 
-        return timed_columns(deals, search,
-                             lambda deal, line: [R.format_move(int(m)) for m in line])
+        return timed_columns(deals, search, _describe)
+
+    def nopeek_columns(self, deals: np.ndarray, rules, solver: str, options: Mapping[str, Any],
+                       stream: Callable[[np.ndarray], np.ndarray] | None = None
+                       ) -> dict[str, Any]:
+        """The columns of one no-peek game per deal.  A game draws from its deal's play stream,
+        or from ``stream(deal)``: the test that players never read a hidden card gives two
+        arrangements of the same visible cards one stream."""
+        player = NP.Player(rules, solver, options)
+
+        def one(deal):
+            rng = play_stream(np.uint64(self.salt), deal) if stream is None else stream(deal)
+            won, score, nodes, line = player.play(deal, rng)
+            return OUTCOME_NAMES[WIN if won else LOSS], score, nodes, line
+
+        return timed_columns(deals, one, _describe)
+
+
+def _describe(deal, line):
+    return [R.format_move(int(m)) for m in line]

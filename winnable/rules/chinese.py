@@ -86,6 +86,12 @@ def encode(kind, source, target, count):
     return (kind << 24) | (source << 16) | (target << 8) | count
 
 
+@kernel
+def decode(move):
+    """(kind, source, target, count) of a move, the inverse of ``encode``."""
+    return (move >> 24) & 255, (move >> 16) & 255, (move >> 8) & 255, move & 255
+
+
 @jit
 def new_state(deal):
     cards = np.zeros((PILES, CAPACITY), dtype=np.int64)
@@ -212,8 +218,7 @@ def undo_move(cards, length, down, found, misc, move, token):
 
 
 def format_move(move: int) -> str:
-    kind, source, target, count = ((move >> 24) & 255, (move >> 16) & 255, (move >> 8) & 255,
-                                   move & 255)
+    kind, source, target, count = decode(move)
     if kind == TABLEAU:
         return f"t{source + 1}-t{target + 1}x{count}"
     if kind == FOUNDATION:

@@ -174,25 +174,20 @@ def view_key(view):
 
 
 @njit(cache=True)
-def unpack(move):
-    return (move >> 24) & 255, (move >> 16) & 255, (move >> 8) & 255, move & 255
-
-
-@njit(cache=True)
 def turns_up(vl, vd, move):
     """Does the move turn a face-down card up?"""
-    kind, source, _, count = unpack(move)
+    kind, source, _, count = R.decode(move)
     return kind != R.STOCK and vd[source] > 0 and vl[source] - count == vd[source]
 
 
 @njit(cache=True)
 def shows_card(vl, vd, move):
-    return unpack(move)[0] == R.STOCK or turns_up(vl, vd, move)
+    return R.decode(move)[0] == R.STOCK or turns_up(vl, vd, move)
 
 
 @njit(cache=True)
 def is_progress(vl, vd, move):
-    return unpack(move)[0] != R.TABLEAU or turns_up(vl, vd, move)
+    return R.decode(move)[0] != R.TABLEAU or turns_up(vl, vd, move)
 
 
 @njit(cache=True)
@@ -263,7 +258,7 @@ def _key(kind, a, b, c, index):
 def _immediate_kind(view, move):
     """Kind TURN_UP, EVEN or DIG of a move (0 if none), with its tie-break numbers."""
     vc, vl, vd, vf, _, _ = view
-    kind, source, target, count = unpack(move)
+    kind, source, target, count = R.decode(move)
     if kind == R.STOCK:
         return 0, 0, 0, 0
     if turns_up(vl, vd, move):
@@ -375,7 +370,7 @@ def strategy_keys(view, cfg, visited, nvisited, moves, n, keys, scratch):
     best = NEVER
     for i in range(n):
         move = moves[i]
-        kind, source, target, count = unpack(move)
+        kind, source, target, count = R.decode(move)
         immediate, a, b, c = _immediate_kind(view, move)
         keys[i] = NEVER
         if immediate > 0:
@@ -419,15 +414,16 @@ def random_choice(view, cfg, rng, moves):
 def solve_sample(sample, cfg, budget, state, searcher):
     """The one place that calls the thoughtful solver: search a sample from its position.
     Returns (WON, LOST or FAILED, nodes, line length); the line is left in the searcher's line
-    buffer.  In easy mode a strict win is looked for first with half the budget (as the
-    ``thoughtful`` solver does: every strict line is legal in easy mode).  ``state[SS_STAMP]``
-    is the table generation, advanced here (each search is a deal of its own to the table)."""
+    buffer.  Easy mode looks for a strict win first (``chinese_search.strict_first_pass``).
+    ``state[SS_STAMP]`` is the table generation, advanced here (each search is a deal of its
+    own to the table)."""
     cards, length, down, found, misc, deal = sample
     keys, stamps, workspace, pos = searcher
     spent = 0
     result = LOSS
-    for strict_first in (True, False):
-        if strict_first and cfg[EASY] == 0:
+    for i in range(2):
+        easy, size = CS.strict_first_pass(cfg[EASY] != 0, i, budget, spent)
+        if size < 0:
             continue
         state[SS_STAMP] += 1
         if state[SS_STAMP] >= 2**31 - 1:
@@ -435,8 +431,7 @@ def solve_sample(sample, cfg, budget, state, searcher):
             state[SS_STAMP] = 1
         P.assign(pos, cards, length, down, found, misc, deal)
         result, _, nodes, n = CS.search(
-            pos, cfg[EASY] != 0 and not strict_first, cfg[SEQUENCE] != 0, CS.ALL,
-            budget // 2 if strict_first else budget - spent, keys, stamps, state[SS_STAMP],
+            pos, easy, cfg[SEQUENCE] != 0, CS.ALL, size, keys, stamps, state[SS_STAMP],
             state[SS_STAMP], workspace)
         spent += nodes
         if result == WIN:
@@ -495,7 +490,7 @@ def safe_foundation(view, moves, n):
     if vm[R.STOCK_DEALT] == 0:
         return -1
     for i in range(n):
-        kind, source, _, _ = unpack(moves[i])
+        kind, source, _, _ = R.decode(moves[i])
         if kind == R.FOUNDATION:
             card = top(vc, vl, source)
             if other_colour_found(card, vf) >= R.rank(card):
@@ -736,24 +731,23 @@ def configure(rules, options):
     return cfg, record
 
 
-def solve_deals(salt, deals, rules, solver, options, stream=None):
-    """Columns (outcome, score, moves, nodes, seconds) for one game per deal.  A game's random
-    stream is its deal's play stream (from the game's ``salt``), or ``stream(deal)``.
+class Player:
+    """A no-peek player (``PLAYERS``) with its buffers and search table, for one rule set and
+    options, reused for many games."""
 
-    The play stream hashes the whole deal, face-down cards included; a pseudo-random number
-    tells the player nothing about them.  The test that players never read a hidden card gives
-    two arrangements of the same visible cards one stream, through ``stream``."""
-    from ..games.base import timed_columns
+    def __init__(self, rules, solver, options):
+        self.cfg, self.record = configure(rules, options)
+        self.player = PLAYERS[solver]
+        self.searcher, self.table = new_searcher(
+            float(options.get("memory_mb", DEFAULT_MEMORY_MB)))
 
-    cfg, record = configure(rules, options)
-    player = PLAYERS[solver]
-    searcher, table = new_searcher(float(options.get("memory_mb", DEFAULT_MEMORY_MB)))
+    def play(self, deal, rng):
+        """One game of the deal with random stream ``rng``: (won, score, nodes, moves).
 
-    def one(deal):
-        rng = shuffle.play_stream(np.uint64(salt), deal) if stream is None else stream(deal)
-        won, score, n, nodes, stamp = play(deal, player, cfg, rng, record, searcher,
-                                           table.generation.current)
-        table.generation.current = int(stamp)
-        return ("win" if won else "loss"), score, nodes, record[:n].copy()
-
-    return timed_columns(deals, one, lambda deal, line: [R.format_move(int(m)) for m in line])
+        The game's stream should be its deal's play stream: it hashes the whole deal,
+        face-down cards included, and a pseudo-random number tells the player nothing about
+        them."""
+        won, score, n, nodes, stamp = play(deal, self.player, self.cfg, rng, self.record,
+                                           self.searcher, self.table.generation.current)
+        self.table.generation.current = int(stamp)
+        return bool(won), int(score), int(nodes), self.record[:n].copy()

@@ -186,6 +186,29 @@ def _set_down(pos, p, new):
 
 
 @kernel
+def _push_card(pos, p, c):
+    """Put card c on top of pile p, with every derived field but the key."""
+    h = pos.length[p]
+    pos.cards[p, h] = c
+    pos.length[p] = h + 1
+    pos.where[c] = p * CAPACITY + h
+    for w in range(2):
+        pos.pile_hash[p, w] ^= ZOBRIST[w, c, h]
+
+
+@kernel
+def _pop_card(pos, p):
+    """Take the top card off pile p, with every derived field but the key; returns it."""
+    h = pos.length[p] - 1
+    c = pos.cards[p, h]
+    pos.length[p] = h
+    pos.where[c] = -1
+    for w in range(2):
+        pos.pile_hash[p, w] ^= ZOBRIST[w, c, h]
+    return c
+
+
+@kernel
 def _shift(pos, source, target, count):
     """Move the top ``count`` cards of ``source`` onto ``target`` with every derived field."""
     start = pos.length[source] - count
@@ -211,13 +234,7 @@ def play(pos, move):
     token = 0
     if kind == R.STOCK:
         for p in range(3):
-            c = pos.deal[R.STOCK_FIRST + p]
-            h = pos.length[p]
-            pos.cards[p, h] = c
-            pos.length[p] = h + 1
-            pos.where[c] = p * CAPACITY + h
-            for w in range(2):
-                pos.pile_hash[p, w] ^= ZOBRIST[w, c, h]
+            _push_card(pos, p, pos.deal[R.STOCK_FIRST + p])
         pos.misc[R.STOCK_DEALT] = 1
         _rekey(pos)
         return 0
@@ -228,15 +245,9 @@ def play(pos, move):
         _shift(pos, source, target, move & 255)
         _drop(pos, target)
     else:
-        h = pos.length[source] - 1
-        c = pos.cards[source, h]
-        s = c // 13
+        s = _pop_card(pos, source) // 13
         pos.found[s] += 1
         pos.misc[R.SCORE] += 1
-        pos.length[source] = h
-        pos.where[c] = -1
-        for w in range(2):
-            pos.pile_hash[source, w] ^= ZOBRIST[w, c, h]
         token = s << 1
     if pos.length[source] > 0 and pos.length[source] == pos.down[source]:
         _set_down(pos, source, pos.down[source] - 1)
@@ -251,12 +262,7 @@ def unplay(pos, move, token):
     source = (move >> 16) & 255
     if kind == R.STOCK:
         for p in range(3):
-            h = pos.length[p] - 1
-            c = pos.cards[p, h]
-            pos.length[p] = h
-            pos.where[c] = -1
-            for w in range(2):
-                pos.pile_hash[p, w] ^= ZOBRIST[w, c, h]
+            _pop_card(pos, p)
         pos.misc[R.STOCK_DEALT] = 0
         _rekey(pos)
         return
@@ -272,11 +278,5 @@ def unplay(pos, move, token):
         s = token >> 1
         pos.found[s] -= 1
         pos.misc[R.SCORE] -= 1
-        c = s * 13 + pos.found[s]
-        h = pos.length[source]
-        pos.cards[source, h] = c
-        pos.length[source] = h + 1
-        pos.where[c] = source * CAPACITY + h
-        for w in range(2):
-            pos.pile_hash[source, w] ^= ZOBRIST[w, c, h]
+        _push_card(pos, source, s * 13 + pos.found[s])
     _drop(pos, source)

@@ -137,6 +137,18 @@ def new_workspace() -> Workspace:
 # --- cards and piles ---------------------------------------------------------------------
 
 @kernel
+def strict_first_pass(easy, i, budget, spent):
+    """Pass ``i`` (0, then 1) of the policy every caller of ``search`` follows: in easy mode a
+    strict win is looked for first with half the budget (every strict line is legal in easy
+    mode, and the strict space is far smaller), then the easy rules get what is left.  Returns
+    (search with easy rules?, nodes for the pass), nodes -1 if there is no such pass.  A strict
+    loss says nothing of easy mode: only a strict win ends the policy early."""
+    if i == 0:
+        return False, budget // 2 if easy else -1
+    return easy, budget - spent
+
+
+@kernel
 def interchangeable(p, stock_dealt):
     """Piles whose names no longer matter: all once the stock is dealt, 4-7 before."""
     return stock_dealt or p >= P.NAMED_BEFORE_STOCK
@@ -256,9 +268,22 @@ def all_moves(pos, easy, sequence_blocks, rules, out):
     n = moves_onto_tops(pos, sequence_blocks, out, 0)
     n = _space_moves(pos, easy, sequence_blocks, rules, out, n)
     for p in range(R.PILES):
-        if R.can_found(pos.cards, pos.length, pos.found, p):
-            out[n] = R.encode(R.FOUNDATION, p, 0, 1)
-            n += 1
+        n = _foundation_move(pos, p, out, n)
+    return _stock_move(pos, out, n)
+
+
+@kernel
+def _foundation_move(pos, p, out, n):
+    """Append pile p's top to its foundation if legal; returns the new count."""
+    if R.can_found(pos.cards, pos.length, pos.found, p):
+        out[n] = R.encode(R.FOUNDATION, p, 0, 1)
+        n += 1
+    return n
+
+
+@kernel
+def _stock_move(pos, out, n):
+    """Append the stock deal if the stock is still there; returns the new count."""
     if pos.misc[R.STOCK_DEALT] == 0:
         out[n] = R.encode(R.STOCK, 0, 0, 3)
         n += 1
@@ -507,13 +532,9 @@ def _member_moves(pos, easy, sequence_blocks, rules, freed, out):
         return all_moves(pos, easy, sequence_blocks, rules, out)
     n = moves_onto_tops(pos, sequence_blocks, out, 0)
     at = pos.where[freed]
-    if at >= 0 and R.can_found(pos.cards, pos.length, pos.found, at // CAP):
-        out[n] = R.encode(R.FOUNDATION, at // CAP, 0, 1)
-        n += 1
-    if pos.misc[R.STOCK_DEALT] == 0:
-        out[n] = R.encode(R.STOCK, 0, 0, 3)
-        n += 1
-    return n
+    if at >= 0:
+        n = _foundation_move(pos, at // CAP, out, n)
+    return _stock_move(pos, out, n)
 
 
 @kernel

@@ -9,8 +9,8 @@ One deal is decided by, in turn (each step only while the deal is still undecide
    distribution of search lengths.  The transposition table keeps what a search proved lost for
    the next ones (see ``winnable.solvers.table``), so a restart never searches a proven-lost
    subtree again: a loss costs about one complete search, however it is cut into restarts.  In
-   easy mode a strict win is looked for first with half the budget: every strict line is legal
-   in easy mode and the strict space is far smaller.
+   easy mode a strict win is looked for first with half the budget
+   (``chinese_search.strict_first_pass``).
 2. **The occupation test** (``chinese_losses.occupation_dead_end``), a stronger and costlier
    loss proof than the one the search uses at every node.
 3. **The strategy player** (``chinese_nopeek``, the player who sees only face-up cards): a
@@ -117,12 +117,14 @@ class Thoughtful:
         deal = np.asarray(deal, dtype=np.int8)
         budget = s.budget
         spent = 0
-        if self.easy:
-            outcome, score, spent, line = self.searches(deal, False, budget // 2)
+        for i in range(2):
+            easy, size = CS.strict_first_pass(self.easy, i, budget, spent)
+            if size < 0:
+                continue
+            outcome, score, nodes, line = self.searches(deal, easy, size)
+            spent += nodes
             if outcome == WIN:
                 return WIN, score, spent, line
-        outcome, score, nodes, line = self.searches(deal, self.easy, budget - spent)
-        spent += nodes
         if outcome != UNKNOWN:
             return outcome, score, spent, line
         start = P.new_position(deal)
