@@ -2,7 +2,8 @@
 the first --n (default 10,000) deals of experiments/chinese.py's run, solved again by `winnable
 resolve` with larger and larger budgets (--budgets), in a copy of those rows (the run itself
 keeps its default-budget answers).  Writes results/chinese/ladder.{csv,md}: the deals still
-unknown after each budget, with what each step settled and its CPU time."""
+unknown after each budget, with what each step settled and its time per deal.  A rerun
+resumes: steps already recorded in the copy are not solved again."""
 
 import argparse
 import time
@@ -15,7 +16,7 @@ from chinese import DEALS
 from common import ROOT
 from winnable.batch import RunSpec, run_file, write_atomic
 from winnable.report import markdown
-from winnable.resolve import resolve_file
+from winnable.resolve import escalations, resolve_file
 
 
 def main() -> None:
@@ -36,29 +37,44 @@ def main() -> None:
         if rows.num_rows != args.n:
             raise SystemExit(f"{source} holds {rows.num_rows} of deals 1-{args.n}")
         write_atomic(rows, ladder)
-    start = pd.read_parquet(ladder)
-    lines = [{"step": 0, "budget": dict(RunSpec.make("chinese", None, "thoughtful").options)[
-        "budget"], "tried": "", "wins": "", "losses": "",
-        "unknown left": int((start.outcome == "unknown").sum()), "CPU s": ""}]
+    default_budget = dict(RunSpec.make("chinese", None, "thoughtful").options)["budget"]
+    out = Path(args.results_dir) / "chinese/ladder"
+    out.parent.mkdir(parents=True, exist_ok=True)
     for budget in (int(b) for b in args.budgets.split(",")):
+        if any(h["options"] == {"budget": budget} for h in escalations(ladder)):
+            continue  # this step is done: a rerun resumes with the next one
         wall = time.perf_counter()
         report = resolve_file(ladder, {"budget": budget}, workers=args.workers)
         print(report.text(), f"({time.perf_counter() - wall:.0f} s wall)", flush=True)
-        frame = pd.read_parquet(ladder)
-        lines.append({"step": report.step, "budget": budget, "tried": report.tried,
-                      "wins": report.wins, "losses": report.losses,
-                      "unknown left": int((frame.outcome == "unknown").sum()),
-                      "CPU s": round(frame[frame.step_options == f"budget={budget}"].seconds.sum())})
-    table = pd.DataFrame(lines)
-    out = Path(args.results_dir) / "chinese/ladder"
-    out.parent.mkdir(parents=True, exist_ok=True)
+        write_ladder(ladder_table(ladder, default_budget), out, args)
+    write_ladder(ladder_table(ladder, default_budget), out, args)
+
+
+def ladder_table(ladder: Path, default_budget: int) -> pd.DataFrame:
+    """One line per step, from the escalations the ladder file records."""
+    frame = pd.read_parquet(ladder)
+    steps = frame["step"] if "step" in frame.columns else pd.Series(0, index=frame.index)
+    unknown = int(((frame.outcome == "unknown") | (steps > 0)).sum())  # before any escalation
+    lines = [{"step": 0, "budget": default_budget, "tried": "", "wins": "", "losses": "",
+              "unknown left": unknown, "s per deal": ""}]
+    for h in escalations(ladder):
+        unknown -= h["settled"]
+        last = frame[steps == h["step"]]  # the deals this step solved last
+        lines.append({"step": h["step"], "budget": h["options"]["budget"], "tried": h["tried"],
+                      "wins": h["wins"], "losses": h["losses"], "unknown left": unknown,
+                      "s per deal": round(float(last.seconds.mean()), 1)})
+    return pd.DataFrame(lines)
+
+
+def write_ladder(table: pd.DataFrame, out: Path, args) -> None:
     table.to_csv(out.with_suffix(".csv"), index=False)
     title = (f"# Chinese Solitaire, strict: unknown deals of deals 1-{args.n:,} after each "
              "budget\n\n")
     notes = ("\nStep 0 is the default run (`python experiments/chinese.py`); each later step is "
              f"`winnable resolve` of the deals still unknown with the budget shown, made by "
              f"`python experiments/chinese_resolve.py --n {args.n} --budgets {args.budgets}`. "
-             "CPU s: the solver seconds of the deals that step tried.\n")
+             "s per deal: the mean solver seconds (wall, per worker) of the deals a step solved "
+             "last.\n")
     out.with_suffix(".md").write_text(title + markdown(table, {c: c for c in table.columns})
                                       + notes)
     print(table.to_string(index=False))
