@@ -18,8 +18,6 @@ from ..variants import Flag, Rules, VariantError, parse_rules
 
 from . import LAST_DEAL
 
-OUTCOMES = ("win", "loss", "unknown")
-
 
 @dataclass
 class SolveResult:

@@ -169,9 +169,3 @@ def refill_or_deal(columns, heights, state, n_cards):
                 heights[c] = top + 1
                 state[0] += 1
     return True
-
-
-def pair_positions(pair: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """((row, column), (row, column)), 1-based, in reading order."""
-    a, b = divmod(int(pair), 64)
-    return (a // COLS + 1, a % COLS + 1), (b // COLS + 1, b % COLS + 1)

@@ -44,7 +44,6 @@ FULL_RACK = (1 << RACK) - 1
 N_STATES = (1 << RACK) * 64
 INITIAL_STATE = FULL_RACK * 64 + 3 * 16 + 3 * 4 + 3
 MAX_GROUPS = 512  # generous bound on legal groups in one position (the true maximum is < 200)
-MAX_SCORE = 28
 CLEARED_MIN_SCORE = RACK + 10  # a cleared rack scores at least this; no other end does
 
 DECK = np.array(sorted(card_id(r, s) for s in "DH" for r in "A23456789"), dtype=np.int8)
