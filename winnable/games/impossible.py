@@ -9,12 +9,11 @@ import numpy as np
 
 from .. import shuffle
 from ..cards import code
+from ..outcomes import NAME_OF
 from ..rules import impossible as R
 from ..solvers import impossible as S
 from .base import Game, OptionLimits, SolverInfo, Stopwatch
 
-OUTCOME_NAMES = np.array(["win", "loss", "unknown"], dtype=object)  # by code: R.WIN, R.LOSS, ...
-assert (R.WIN, R.LOSS, R.UNKNOWN) == (0, 1, 2)
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
 DEFAULT_ROLLOUTS = 8
 
@@ -56,7 +55,7 @@ class Impossible(Game):
                     options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         """Games are played one call per game when their moves are recorded; otherwise a whole
         chunk runs in one kernel call and each game's ``seconds`` is the chunk's average."""
-        fifteen, every, jokers, step_cap = R.rule_params(rules)
+        codes = R.rule_params(rules)
         player = S.PLAYERS[solver]
         rollouts = int(options.get("rollouts", 0))
         n = len(deals)
@@ -66,13 +65,13 @@ class Impossible(Game):
         salt = np.uint64(self.salt)
         if not record_moves:
             clock = Stopwatch()
-            S.play_deals(deals, salt, fifteen, every, jokers, step_cap, player, rollouts, table)
+            S.play_deals(deals, salt, codes, player, rollouts, table)
             seconds[:] = clock.seconds() / max(n, 1)
         else:
             record = np.empty(MOVE_CAPACITY, dtype=np.int64)
             for k in range(n):
                 clock = Stopwatch()
-                result = S.play(deals[k], fifteen, every, jokers, step_cap, player, rollouts,
+                result = S.play(deals[k], codes, player, rollouts,
                                 shuffle.play_stream(salt, deals[k]), record)
                 seconds[k] = clock.seconds()
                 table[k, :6] = result[:6]
@@ -80,6 +79,6 @@ class Impossible(Game):
                 moves[k] = [R.format_action(int(a)) for a in record[:result[6]]]
         columns = {name: table[:, c] for c, name in enumerate(
             ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
-        columns["outcome"] = OUTCOME_NAMES[columns["outcome"]]
+        columns["outcome"] = NAME_OF[columns["outcome"]]
         columns["nodes"] = columns["steps"]
         return {"moves": moves, "seconds": seconds, **columns}
