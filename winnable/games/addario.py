@@ -47,19 +47,16 @@ class Addario(Game):
         def search(deal):
             complete = True
             if solver == "first":
-                score, expanded, length = S.first(deal, cfe, line)
+                score, length = S.play_line(deal, cfe, scratch.path, 0, line)
+                expanded = length
             elif solver == "thoughtful":
                 score, expanded, length, complete = S.thoughtful(
-                    deal, cfe, budget, scratch.keys, scratch.values, scratch.stamps,
-                    scratch.generation.next(), scratch.path, line)
+                    deal, cfe, budget, scratch.memo, scratch.generation.next(), scratch.path,
+                    line)
             else:
-                # One generation per choice point: reserve a run of them.
-                first = scratch.generation.next()
-                score, expanded, length, used = S.nopeek(
-                    deal, cfe, scratch.keys, scratch.values, scratch.stamps, first,
+                score, expanded, length = S.nopeek(
+                    deal, cfe, scratch.memo, scratch.generation.reserve(S.NOPEEK_STAMPS),
                     scratch.path, line)
-                for _ in range(used):
-                    scratch.generation.next()
             outcome = "win" if score == R.N_CARDS else ("loss" if complete else "unknown")
             return outcome, score, expanded, line[:length]
 

@@ -55,15 +55,14 @@ class Nineball(Game):
 
     def solve_deals(self, deals: np.ndarray, rules, solver: str,
                     options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
-        kitchen_limit, target_mask, bonus_always = R.rule_params(rules)
+        codes = R.rule_params(rules)
         scratch = S.Scratch()
         best = np.empty(len(deals), dtype=np.int16)
 
         def thoughtful(deal):
-            score, expanded, length = S.thoughtful(
-                deal, kitchen_limit, target_mask, bonus_always, scratch.memo_value,
-                scratch.memo_move, scratch.generation.stamps, scratch.generation.next(),
-                scratch.moves, scratch.line)
+            score, expanded, length = S.thoughtful(deal, codes, scratch.memo,
+                                                   scratch.generation.next(), scratch.moves,
+                                                   scratch.line)
             return score, expanded, scratch.line[:length]
 
         if solver == "thoughtful":
@@ -82,9 +81,8 @@ class Nineball(Game):
 
             def search(deal):
                 value, chance, score, expanded, length, _ = NP.nopeek(
-                    deal, kitchen_limit, target_mask, bonus_always, objective, memo.keys,
-                    memo.score, memo.win, memo.generation.stamps, memo.generation.next(),
-                    memo.groups, memo.frames, memo.frame_values, memo.line)
+                    deal, codes, objective, memo.memo, memo.generation.next(), memo.work,
+                    memo.line)
                 expected.append(value)
                 win.append(chance)
                 return _outcome(score), score, expanded, memo.line[:length]
