@@ -41,11 +41,23 @@ class SolveResult:
 
 @dataclass(frozen=True)
 class SolverInfo:
+    """One row of a game's table of solvers (``solver_table``)."""
+
     name: str
     help: str
+    # Solves a batch: run(game, deals, rules, options, record_moves) -> the columns of
+    # ``Game.solve_deals``; ``options`` arrive complete (defaults filled in, values checked).
+    run: Callable[..., dict[str, Any]]
     # Options this solver takes beyond the rules (name -> default), e.g. a node budget; the
     # values each accepts are the game's ``option_limits``.
     options: Mapping[str, Any] = field(default_factory=dict)
+    # Deals per batch task (None: the game's ``batch_chunk``).
+    chunk: int | None = None
+
+
+def solver_table(*solvers: SolverInfo) -> dict[str, SolverInfo]:
+    """A game's solvers by name, the default first."""
+    return {info.name: info for info in solvers}
 
 
 @dataclass(frozen=True)
@@ -97,14 +109,15 @@ def physical_memory_mb() -> int:
 class Game:
     """One solitaire: its deck, deals, rule flags and solvers.
 
-    Subclasses set the class attributes and implement ``solve_deals`` (and ``layout``).
+    Subclasses set the class attributes (``solvers`` says how each solver solves) and
+    ``layout``.
     """
 
     name: ClassVar[str]
     title: ClassVar[str]
     deck: ClassVar[np.ndarray]          # canonical order, ascending card id
     flags: ClassVar[Mapping[str, Flag]]
-    solvers: ClassVar[Mapping[str, SolverInfo]]
+    solvers: ClassVar[Mapping[str, SolverInfo]]  # ``solver_table``: the first is the default
     default_solver: ClassVar[str]
     # What each solver option name accepts (every option of every solver has an entry).
     option_limits: ClassVar[Mapping[str, OptionLimits]] = {}
@@ -138,6 +151,8 @@ class Game:
         if module is not None:
             cls.name, cls.title, cls.deck, cls.flags = (module.NAME, module.TITLE, module.DECK,
                                                          module.FLAGS)
+        if "solvers" in cls.__dict__:
+            cls.default_solver = next(iter(cls.solvers))
         unchecked = {o for info in getattr(cls, "solvers", {}).values() for o in info.options
                      if o not in cls.option_limits}
         assert not unchecked, f"{cls.__name__}.option_limits lacks {sorted(unchecked)}"
@@ -233,7 +248,9 @@ class Game:
         plus ``extra_columns`` (lists or arrays, one entry per deal; ``moves`` is a list of
         lists of move strings, empty where ``record_moves`` is False and the game leaves them
         out).  A game is a function of its deal (and rules, solver, options) alone."""
-        raise NotImplementedError
+        solver = self.check_solver(solver)
+        return self.solvers[solver].run(self, deals, rules, self.solver_options(solver, options),
+                                        record_moves)
 
     def implies(self, stricter: Rules, looser: Rules) -> bool:
         """True if every move legal under ``stricter`` is legal under ``looser`` (so a deal won
@@ -243,7 +260,7 @@ class Game:
 
     def chunk_size(self, solver: str) -> int:
         """Deals per batch task for this solver."""
-        return self.batch_chunk
+        return self.solvers[self.check_solver(solver)].chunk or self.batch_chunk
 
     def solve(self, deal: np.ndarray | str | int, variant=None, solver: str | None = None,
               **options: Any) -> SolveResult:

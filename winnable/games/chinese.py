@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ..cards import code
@@ -12,33 +9,56 @@ from ..rules import chinese as R
 from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
 from ..solvers.table import OUTCOME_NAMES
-from .base import Game, OptionLimits, SolverInfo, physical_memory_mb, timed_columns
+from .base import Game, OptionLimits, SolverInfo, physical_memory_mb, solver_table, timed_columns
+
+
+def _thoughtful(game, deals, rules, options, record_moves):
+    settings = T.Settings(
+        budget=int(options["budget"]), restart=int(options["restart"]),
+        memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
+        strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
+        occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])))
+    solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
+
+    def search(deal):
+        outcome, score, nodes, line = solver.solve(deal)
+        return OUTCOME_NAMES[int(outcome)], score, nodes, line
+
+    return timed_columns(deals, search, lambda deal, line: [R.format_move(int(m)) for m in line])
+
+
+def _no_peek(solver):
+    """A no-peek player (winnable/solvers/chinese_nopeek.py): it sees what a person sees."""
+    def run(game, deals, rules, options, record_moves):
+        return NP.solve_deals(game.salt, deals, rules, solver, options)
+
+    return run
 
 
 class Chinese(Game):
     rules_module = R
-    solvers = {
-        "thoughtful": SolverInfo(
+    solvers = solver_table(
+        SolverInfo(
             "thoughtful",
             "depth-first search with every card known; `unknown` past the node budget",
+            _thoughtful,
             {"budget": T.DEFAULT_BUDGET, "restart": T.DEFAULT_RESTART,
              "memory_mb": T.DEFAULT_MEMORY_MB, "prune": 1, "strategy": 1,
              "walks": T.DEFAULT_WALKS, "occupation": 1, "classes": 1}),
-        # No-peek players (winnable/solvers/chinese_nopeek.py): they see what a person sees.
-        "strategy": SolverInfo(
+        SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
-            {"lookahead": NP.DEFAULT_LOOKAHEAD, "patience": NP.DEFAULT_PATIENCE}),
-        "sampling": SolverInfo(
+            _no_peek("strategy"),
+            {"lookahead": NP.DEFAULT_LOOKAHEAD, "patience": NP.DEFAULT_PATIENCE}, chunk=200),
+        SolverInfo(
             "sampling", "no peeking: solves samples of the unseen cards; plays strategy's move "
-            "unless most samples prove it lost",
+            "unless most samples prove it lost", _no_peek("sampling"),
             {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
              "lookahead": NP.DEFAULT_LOOKAHEAD, "memory_mb": NP.DEFAULT_MEMORY_MB,
              "patience": NP.DEFAULT_PATIENCE}),
-        "random": SolverInfo(
-            "random", "no peeking: a uniformly random legal move each turn",
-            {"patience": NP.DEFAULT_PATIENCE}),
-    }
-    default_solver = "thoughtful"
+        SolverInfo(
+            "random", "no peeking: a uniformly random legal move each turn", _no_peek("random"),
+            {"patience": NP.DEFAULT_PATIENCE}, chunk=1000),
+    )
     # 2: the dead-end rule of version 1 could call a winnable deal lost (deal 11); runs stored
     # under version 1 are refused rather than resumed.
     rules_version = 2
@@ -70,9 +90,6 @@ class Chinese(Game):
     batch_chunk = 50
     bench_deals = 500
 
-    def chunk_size(self, solver: str) -> int:
-        return {"strategy": 200, "random": 1000}.get(solver, self.batch_chunk)
-
     def implies(self, stricter, looser) -> bool:
         return (stricter != looser
                 and (not stricter["easy"] or looser["easy"])
@@ -88,21 +105,3 @@ class Chinese(Game):
         lines.append("stock (onto t1, t2, t3): "
                      + " ".join(code(int(c)) for c in cards[R.STOCK_FIRST:]))
         return "\n".join(lines)
-
-    def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
-        if solver in NP.PLAYERS:
-            return NP.solve_deals(self.salt, deals, rules, solver, options)
-        settings = T.Settings(
-            budget=int(options["budget"]), restart=int(options["restart"]),
-            memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
-            strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
-            occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])))
-        solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
-
-        def search(deal):
-            outcome, score, nodes, line = solver.solve(deal)
-            return OUTCOME_NAMES[int(outcome)], score, nodes, line
-
-        return timed_columns(deals, search,
-                             lambda deal, line: [R.format_move(int(m)) for m in line])

@@ -32,7 +32,6 @@ from ..rules import impossible as R
 from ..shuffle import play_stream, shuffle_in_place, splitmix_next, uniform_below
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
-PLAYERS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}
 MAX_ACTIONS = 2048
 WIN_BONUS = 100
 
