@@ -132,10 +132,6 @@ def test_nopeek_values_are_the_mean_of_its_play_over_every_arrangement(flags, se
 # --- Addario --------------------------------------------------------------------------------
 
 
-def test_addario_worked_examples():
-    addario_ref.check_example_1()
-    addario_ref.check_example_2()
-
 
 @pytest.mark.parametrize("column_free_equal", [False, True])
 def test_addario_the_first_line_replays_and_choice_never_hurts(column_free_equal):

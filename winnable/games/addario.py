@@ -8,7 +8,7 @@ from ..cards import CODES, code
 from ..outcomes import LOSS, UNKNOWN, WIN, outcome_name
 from ..rules import addario as R
 from ..solvers import addario as S
-from .base import Game, OptionLimits, SolverInfo, solver_table, timed_columns
+from .base import Game, Option, OptionLimits, SolverInfo, solver_table, timed_columns
 
 DEFAULT_BUDGET = 10_000_000
 
@@ -59,11 +59,11 @@ class Addario(Game):
                    "compared by their positions in reading order", _solver(_first)),
         SolverInfo("thoughtful", "every choice of pair searched with every card known: does any "
                    "sequence of choices win, and the best score", _solver(_thoughtful),
-                   {"budget": DEFAULT_BUDGET}),
+                   {"budget": Option(DEFAULT_BUDGET,
+                                     OptionLimits(1, unit="pairs removed in the search"))}),
         SolverInfo("nopeek", "sees the tableau, not the deck: takes the pair after which the "
                    "most cards can go from the table before the next refill", _solver(_nopeek)),
     )
-    option_limits = {"budget": OptionLimits(1, unit="pairs removed in the search")}
     batch_chunk = 10000
     bench_deals = 50000
 

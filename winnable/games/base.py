@@ -40,27 +40,6 @@ class SolveResult:
 
 
 @dataclass(frozen=True)
-class SolverInfo:
-    """One row of a game's table of solvers (``solver_table``)."""
-
-    name: str
-    help: str
-    # Solves a batch: run(game, deals, rules, options, record_moves) -> the columns of
-    # ``Game.solve_deals``; ``options`` arrive complete (defaults filled in, values checked).
-    run: Callable[..., dict[str, Any]]
-    # Options this solver takes beyond the rules (name -> default), e.g. a node budget; the
-    # values each accepts are the game's ``option_limits``.
-    options: Mapping[str, Any] = field(default_factory=dict)
-    # Deals per batch task (None: the game's ``batch_chunk``).
-    chunk: int | None = None
-
-
-def solver_table(*solvers: SolverInfo) -> dict[str, SolverInfo]:
-    """A game's solvers by name, the default first."""
-    return {info.name: info for info in solvers}
-
-
-@dataclass(frozen=True)
 class OptionLimits:
     """The whole numbers a solver option accepts: ``low`` to ``high`` (None: no upper bound)."""
 
@@ -98,6 +77,39 @@ class OptionLimits:
         return number
 
 
+@dataclass(frozen=True)
+class Option:
+    """A solver option: its default and the values it accepts."""
+
+    default: Any
+    limits: OptionLimits
+
+
+@dataclass(frozen=True)
+class SolverInfo:
+    """One row of a game's table of solvers (``solver_table``)."""
+
+    name: str
+    help: str
+    # Solves a batch: run(game, deals, rules, options, record_moves) -> the columns of
+    # ``Game.solve_deals``; ``options`` arrive complete (defaults filled in, values checked).
+    run: Callable[..., dict[str, Any]]
+    # Options this solver takes beyond the rules, e.g. a node budget: name -> Option.
+    options: Mapping[str, Option] = field(default_factory=dict)
+    # Deals per batch task (None: the game's ``batch_chunk``).
+    chunk: int | None = None
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Each option's default."""
+        return {name: option.default for name, option in self.options.items()}
+
+
+def solver_table(*solvers: SolverInfo) -> dict[str, SolverInfo]:
+    """A game's solvers by name, the default first."""
+    return {info.name: info for info in solvers}
+
+
 def physical_memory_mb() -> int:
     """This machine's memory in MB (the most a memory option may ask for)."""
     try:
@@ -119,8 +131,6 @@ class Game:
     flags: ClassVar[Mapping[str, Flag]]
     solvers: ClassVar[Mapping[str, SolverInfo]]  # ``solver_table``: the first is the default
     default_solver: ClassVar[str]
-    # What each solver option name accepts (every option of every solver has an entry).
-    option_limits: ClassVar[Mapping[str, OptionLimits]] = {}
     # Extra per-deal columns that solve_deals returns, beyond the standard ones.
     extra_columns: ClassVar[tuple[str, ...]] = ()
     # Readable names of the extra columns (figures and tables; default: the column's name).
@@ -153,9 +163,6 @@ class Game:
                                                          module.FLAGS)
         if "solvers" in cls.__dict__:
             cls.default_solver = next(iter(cls.solvers))
-        unchecked = {o for info in getattr(cls, "solvers", {}).values() for o in info.options
-                     if o not in cls.option_limits}
-        assert not unchecked, f"{cls.__name__}.option_limits lacks {sorted(unchecked)}"
 
     def __init__(self):
         self.salt = shuffle.game_salt(self.name)
@@ -225,8 +232,9 @@ class Game:
 
     def solver_options(self, solver: str, options: Mapping[str, Any] | None) -> dict[str, int]:
         """The solver's options with defaults filled in; unknown options and values outside
-        ``option_limits`` are refused."""
-        known = dict(self.solvers[solver].options)
+        their limits are refused."""
+        info = self.solvers[solver]
+        known = info.defaults
         for key, value in (options or {}).items():
             if value is None:
                 continue
@@ -234,7 +242,7 @@ class Game:
                 takes = (f"it takes {', '.join(known)}" if known else "it takes no options")
                 raise VariantError(f"option {key!r} does not apply to {self.name} solver "
                                    f"{solver} ({takes})")
-            limits = self.option_limits[key]
+            limits = info.options[key].limits
             try:
                 known[key] = limits.parse(value)
             except (ValueError, TypeError, OverflowError):

@@ -9,7 +9,8 @@ from ..rules import chinese as R
 from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
 from ..solvers.table import OUTCOME_NAMES
-from .base import Game, OptionLimits, SolverInfo, physical_memory_mb, solver_table, timed_columns
+from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
+                   timed_columns)
 
 
 def _thoughtful(game, deals, rules, options, record_moves):
@@ -35,6 +36,24 @@ def _no_peek(solver):
     return run
 
 
+# What each option accepts, the same for every solver that takes it.
+LIMITS = {
+    "budget": OptionLimits(1, unit="search nodes"),
+    "restart": OptionLimits(0, unit="nodes per short search; 0: none"),
+    "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
+    "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
+    "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
+    "walks": OptionLimits(0, unit="random playouts"),
+    "lookahead": OptionLimits(0, unit="moves"),
+    "patience": OptionLimits(1, unit="moves without progress"),
+    "samples": OptionLimits(1, NP.MAX_SAMPLES),
+}
+
+
+def _options(**defaults):
+    return {name: Option(default, LIMITS[name]) for name, default in defaults.items()}
+
+
 class Chinese(Game):
     rules_module = R
     solvers = solver_table(
@@ -42,22 +61,22 @@ class Chinese(Game):
             "thoughtful",
             "depth-first search with every card known; `unknown` past the node budget",
             _thoughtful,
-            {"budget": T.DEFAULT_BUDGET, "restart": T.DEFAULT_RESTART,
-             "memory_mb": T.DEFAULT_MEMORY_MB, "prune": 1, "strategy": 1,
-             "walks": T.DEFAULT_WALKS, "occupation": 1, "classes": 1}),
+            _options(budget=T.DEFAULT_BUDGET, restart=T.DEFAULT_RESTART,
+                     memory_mb=T.DEFAULT_MEMORY_MB, prune=1, strategy=1, walks=T.DEFAULT_WALKS,
+                     occupation=1, classes=1)),
         SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
             _no_peek("strategy"),
-            {"lookahead": NP.DEFAULT_LOOKAHEAD, "patience": NP.DEFAULT_PATIENCE}, chunk=200),
+            _options(lookahead=NP.DEFAULT_LOOKAHEAD, patience=NP.DEFAULT_PATIENCE), chunk=200),
         SolverInfo(
             "sampling", "no peeking: solves samples of the unseen cards; plays strategy's move "
             "unless most samples prove it lost", _no_peek("sampling"),
-            {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
-             "lookahead": NP.DEFAULT_LOOKAHEAD, "memory_mb": NP.DEFAULT_MEMORY_MB,
-             "patience": NP.DEFAULT_PATIENCE}),
+            _options(samples=NP.DEFAULT_SAMPLES, budget=NP.DEFAULT_BUDGET,
+                     lookahead=NP.DEFAULT_LOOKAHEAD, memory_mb=NP.DEFAULT_MEMORY_MB,
+                     patience=NP.DEFAULT_PATIENCE)),
         SolverInfo(
             "random", "no peeking: a uniformly random legal move each turn", _no_peek("random"),
-            {"patience": NP.DEFAULT_PATIENCE}, chunk=1000),
+            _options(patience=NP.DEFAULT_PATIENCE), chunk=1000),
     )
     # 2: the dead-end rule of version 1 could call a winnable deal lost (deal 11); runs stored
     # under version 1 are refused rather than resumed.
@@ -76,17 +95,6 @@ class Chinese(Game):
     # reversible moves instead of the parent-swap rule, Luby restarts that keep proven losses,
     # a budget of 200,000); both solvers search with it.
     solver_versions = {"thoughtful": 5, "sampling": 6, "random": 3}
-    option_limits = {
-        "budget": OptionLimits(1, unit="search nodes"),
-        "restart": OptionLimits(0, unit="nodes per short search; 0: none"),
-        "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
-        "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
-        "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
-        "walks": OptionLimits(0, unit="random playouts"),
-        "lookahead": OptionLimits(0, unit="moves"),
-        "patience": OptionLimits(1, unit="moves without progress"),
-        "samples": OptionLimits(1, NP.MAX_SAMPLES),
-    }
     batch_chunk = 50
     bench_deals = 500
 

@@ -11,7 +11,7 @@ from ..cards import code
 from ..outcomes import NAME_OF
 from ..rules import impossible as R
 from ..solvers import impossible as S
-from .base import Game, OptionLimits, SolverInfo, Stopwatch, solver_table
+from .base import Game, Option, OptionLimits, SolverInfo, Stopwatch, solver_table
 
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
 DEFAULT_ROLLOUTS = 8
@@ -60,9 +60,10 @@ class Impossible(Game):
                    chunk=20_000),
         SolverInfo("lookahead", "tries each action in rollouts finished by greedy, with the "
                    "unseen deck reshuffled (never read)", _player(S.LOOKAHEAD),
-                   {"rollouts": DEFAULT_ROLLOUTS}, chunk=200),
+                   {"rollouts": Option(DEFAULT_ROLLOUTS,
+                                       OptionLimits(1, unit="simulated games per action"))},
+                   chunk=200),
     )
-    option_limits = {"rollouts": OptionLimits(1, unit="simulated games per action")}
     # 2: every game draws from its deal's play stream (before: from the stream that dealt deal
     # n, continued), so a deal string replays its game; jokers=0 deals are the 52 cards.
     rules_version = 2
