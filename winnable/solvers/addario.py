@@ -31,6 +31,15 @@ KEY_WORDS = 5  # the four columns (a base-64 number of deck indices each) and th
 UNSOLVED = -1  # the value of a position on the search's current line
 
 
+class Deal(NamedTuple):
+    """What a search knows of the deal: each deck index's value, how many cards may be drawn
+    (the no-peek player searches only the cards drawn so far), and the column_free_equal
+    flag."""
+    values: np.ndarray
+    n_cards: int
+    cfe: bool
+
+
 class Memo(NamedTuple):
     """Best scores of the positions searched, by exact position (stamped slots, table.py)."""
     keys: np.ndarray     # (TABLE_SIZE, KEY_WORDS)
@@ -61,15 +70,16 @@ class Scratch:
 
 
 @jit
-def _advance(columns, heights, state, values, n_cards, cfe, pairs, moves, n_moves):
+def _advance(tableau, deal, pairs, moves, n_moves):
     """Play forced steps (a single pair in the top tier, refills, new rows) until a choice or
     the end.  Returns (number of pairs offered: 0 at the end, >= 2 at a choice; pairs removed;
     moves recorded so far).  ``moves`` may be empty to record nothing."""
+    columns, heights, state = tableau
     removed = 0
     while True:
-        n = R.top_tier_pairs(columns, heights, values, cfe, pairs)
+        n = R.top_tier_pairs(columns, heights, deal.values, deal.cfe, pairs)
         if n == 0:
-            if not R.refill_or_deal(columns, heights, state, n_cards):
+            if not R.refill_or_deal(columns, heights, state, deal.n_cards):
                 return 0, removed, n_moves
         elif n == 1:
             if moves.shape[0] > 0:
@@ -90,7 +100,8 @@ def _move_code(columns, pair):
 
 
 @jit
-def _key(columns, heights, state, key):
+def _key(tableau, key):
+    columns, heights, state = tableau
     for c in range(R.COLS):
         word = 0
         for r in range(heights[c]):
@@ -123,12 +134,12 @@ def _start(key):
 
 
 @jit
-def _push(stack, sp, columns, heights, state, n, key, memo, stamp):
+def _push(stack, sp, tableau, n, key, memo, stamp):
     """Open a choice point on the search stack; its memo slot is claimed at once.  Returns the
     new stack size."""
-    stack.columns[sp] = columns
-    stack.heights[sp] = heights
-    stack.state[sp] = state
+    stack.columns[sp] = tableau.columns
+    stack.heights[sp] = tableau.heights
+    stack.state[sp] = tableau.state
     stack.count[sp] = n
     stack.next[sp] = 0
     stack.best[sp] = -1
@@ -147,30 +158,30 @@ def new_stack():
 
 
 @jit
-def search(columns0, heights0, state0, values, n_cards, cfe, budget, memo, stamp, best_path):
-    """Best number of cards discarded from the given position over every choice of pair.
+def search(start, deal, budget, memo, stamp, best_path):
+    """Best number of cards discarded from the position ``start`` over every choice of pair.
     Returns (best, nodes, complete, path length); ``best_path`` holds the choice (index into
     the sorted top-tier pairs) at each choice point of a best line."""
     stack = new_stack()
     P, count, nxt, best, slot = stack.pairs, stack.count, stack.next, stack.best, stack.slot
     key = np.empty(KEY_WORDS, dtype=np.int64)
     no_moves = np.empty(0, dtype=np.int64)
-    columns = columns0.copy()
-    heights = heights0.copy()
-    state = state0.copy()
+    tableau = R.Tableau(start.columns.copy(), start.heights.copy(), start.state.copy())
+    columns, heights, state = tableau
+    n_cards = deal.n_cards
 
-    n, nodes, _ = _advance(columns, heights, state, values, n_cards, cfe, P[0], no_moves, 0)
+    n, nodes, _ = _advance(tableau, deal, P[0], no_moves, 0)
     if n == 0:
         return state[1], nodes, True, 0
     global_best = -1
     path_len = 0
-    _key(columns, heights, state, key)
+    _key(tableau, key)
     s = _stored(memo, key, stamp)
     if s >= 0 and memo.values[s] >= 0:
         # Already solved (a later call for the same position); its line is not kept.
         return memo.values[s], nodes, True, 0
     complete = True
-    sp = _push(stack, 0, columns, heights, state, n, key, memo, stamp)
+    sp = _push(stack, 0, tableau, n, key, memo, stamp)
     while sp > 0:
         d = sp - 1
         if nxt[d] < count[d] and best[d] < n_cards and nodes < budget:
@@ -181,8 +192,7 @@ def search(columns0, heights0, state0, values, n_cards, cfe, budget, memo, stamp
             state[:] = stack.state[d]
             R.remove_pair(heights, state, P[d, choice])
             nodes += 1
-            n, removed, _ = _advance(columns, heights, state, values, n_cards, cfe, P[sp],
-                                     no_moves, 0)
+            n, removed, _ = _advance(tableau, deal, P[sp], no_moves, 0)
             nodes += removed
             if n == 0:
                 value = state[1]
@@ -194,13 +204,13 @@ def search(columns0, heights0, state0, values, n_cards, cfe, budget, memo, stamp
                 if value > best[d]:
                     best[d] = value
                 continue
-            _key(columns, heights, state, key)
+            _key(tableau, key)
             s = _stored(memo, key, stamp)
             if s >= 0:
                 if memo.values[s] > best[d]:
                     best[d] = memo.values[s]
                 continue
-            sp = _push(stack, sp, columns, heights, state, n, key, memo, stamp)
+            sp = _push(stack, sp, tableau, n, key, memo, stamp)
             continue
         else:
             if nxt[d] < count[d] and best[d] < n_cards:
@@ -218,14 +228,14 @@ def play_line(deal, cfe, path, path_len, moves):
     """Replay a line given by its choices at the choice points (the first pair of the top tier
     past ``path_len``: ``path_len`` 0 plays the deal as written, the ``first`` player); returns
     (score, moves)."""
-    values = R.card_values(deal)
-    columns, heights, state = R.new_tableau()
+    known = Deal(R.card_values(deal), deal.shape[0], cfe)
+    tableau = R.new_tableau()
+    columns, heights, state = tableau
     pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
     n_moves = 0
     k = 0
     while True:
-        n, _, n_moves = _advance(columns, heights, state, values, deal.shape[0], cfe, pairs,
-                                 moves, n_moves)
+        n, _, n_moves = _advance(tableau, known, pairs, moves, n_moves)
         if n == 0:
             return state[1], n_moves
         choice = path[k] if k < path_len else 0
@@ -237,10 +247,9 @@ def play_line(deal, cfe, path, path_len, moves):
 
 @jit
 def thoughtful(deal, cfe, budget, memo, stamp, path, moves):
-    values = R.card_values(deal)
-    columns, heights, state = R.new_tableau()
-    best, nodes, complete, path_len = search(columns, heights, state, values, deal.shape[0],
-                                             cfe, budget, memo, stamp, path)
+    best, nodes, complete, path_len = search(R.new_tableau(),
+                                             Deal(R.card_values(deal), deal.shape[0], cfe),
+                                             budget, memo, stamp, path)
     score, n_moves = play_line(deal, cfe, path, path_len, moves)
     return score, nodes, n_moves, complete
 
@@ -254,14 +263,15 @@ def nopeek(deal, cfe, memo, first_stamp, path, moves):
     """Returns (score, nodes, moves); uses the stamps from ``first_stamp`` on, one per choice
     point (at most NOPEEK_STAMPS)."""
     values = R.card_values(deal)
-    columns, heights, state = R.new_tableau()
+    known = Deal(values, deal.shape[0], cfe)
+    tableau = R.new_tableau()
+    columns, heights, state = tableau
     pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
     n_moves = 0
     nodes = 0
     stamp = first_stamp
     while True:
-        n, removed, n_moves = _advance(columns, heights, state, values, deal.shape[0], cfe,
-                                       pairs, moves, n_moves)
+        n, removed, n_moves = _advance(tableau, known, pairs, moves, n_moves)
         nodes += removed
         if n == 0:
             return state[1], nodes, n_moves
@@ -271,9 +281,9 @@ def nopeek(deal, cfe, memo, first_stamp, path, moves):
             h = heights.copy()
             s = state.copy()
             R.remove_pair(h, s, pairs[choice])
-            # The deck is unknown: search the table as if it were empty (n_cards = drawn).
-            value, used, _, _ = search(columns, h, s, values, state[0], cfe, 1 << 40, memo,
-                                       stamp, path)
+            # The deck is unknown: search the table as if it were empty (the cards drawn).
+            value, used, _, _ = search(R.Tableau(columns, h, s), Deal(values, state[0], cfe),
+                                       1 << 40, memo, stamp, path)
             nodes += used + 1
             if value > best_value:
                 best_value = value

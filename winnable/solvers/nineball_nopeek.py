@@ -276,6 +276,77 @@ def _open_decision(work, d, info, key, problem):
 
 
 @jit
+def _next_move(frames, frame_values, groups, d, objective):
+    """The next move of decision frame ``d`` that may beat its best so far, and what it leads
+    to: (found, state after it, piles to draw a card for, tops, unseen, n_unseen)."""
+    state = frames[d, STATE]
+    while frames[d, NEXT] < frames[d, COUNT]:
+        group = groups[d, frames[d, NEXT]]
+        frames[d, NEXT] += 1
+        child = R.apply_group(state, group)
+        # The best a move can do: a certain clear with every kitchen card it leaves.
+        if _may_beat(CLEAR_SCORE + R.kitchen_left(child), 1.0, frame_values[d, 0],
+                     frame_values[d, 1], objective):
+            tops = frames[d, TOPS]
+            pending = 0
+            for p in range(R.PILES):
+                if group >> (R.RACK + p) & 1:
+                    if R.pile_height(child, p) > 0:
+                        pending |= 1 << p
+                    else:
+                        tops = with_top(tops, p, 0)
+            return True, child, pending, tops, frames[d, UNSEEN], frames[d, N_UNSEEN]
+    return False, state, 0, 0, 0, 0
+
+
+@jit
+def _next_draw(frames, d):
+    """The next card value chance frame ``d`` turns up on its pile, and what follows: (found,
+    state, piles still to draw for, tops, unseen, n_unseen)."""
+    p = frames[d, CHOICE] >> 4
+    value = frames[d, NEXT]
+    unseen = frames[d, UNSEEN]
+    while value <= 9 and unseen_count(unseen, value) == 0:
+        value += 1
+    if value > 9:
+        return False, frames[d, STATE], 0, 0, 0, 0
+    frames[d, NEXT] = value + 1
+    frames[d, CHOICE] = (p << 4) | value
+    return (True, frames[d, STATE], frames[d, PENDING] & ~(1 << p),
+            with_top(frames[d, TOPS], p, value), unseen - (1 << (2 * (value - 1))),
+            frames[d, N_UNSEEN] - 1)
+
+
+@jit
+def _remember(memo, work, stamp, key, score, win):
+    slot = _slot(memo, work, stamp, key)
+    if slot >= 0:
+        memo.keys[slot, 0] = key
+        memo.stamps[slot] = stamp
+        memo.score[slot] = score
+        memo.win[slot] = win
+    else:
+        work.counter[1] = 1  # the memo overflowed
+
+
+@jit
+def _hand_up(frames, frame_values, groups, d, score, win, objective):
+    """Give a child's value to frame ``d``, its parent: a decision keeps the better move, a
+    chance frame adds the value weighted by the draw's probability."""
+    if frames[d, KIND] == DECISION:
+        if better(score, win, frame_values[d, 0], frame_values[d, 1], objective):
+            frame_values[d, 0] = score
+            frame_values[d, 1] = win
+            frames[d, CHOICE] = groups[d, frames[d, NEXT] - 1]
+    else:
+        value = frames[d, CHOICE] & 15
+        weight = unseen_count(frames[d, UNSEEN], value) / frames[d, N_UNSEEN]
+        frame_values[d, 0] += weight * score
+        frame_values[d, 1] += weight * win
+        _cut_chance(frames, frame_values, d, objective)
+
+
+@jit
 def decide(root, problem, memo, stamp, work):
     """The optimal move in an information state (``root``, an ``Info``) and its value: (score,
     win, group; -1 when the best is to stop or no move exists).  Every state below is memoised
@@ -287,120 +358,47 @@ def decide(root, problem, memo, stamp, work):
     counter[0] += 1
     sp = 1
     while True:
+        # Advance the top frame by one child: either its value is known at once (memo, end of
+        # game, rack clearable, or the frame is finished) or a frame for it is pushed.
         d = sp - 1
-        # Advance frame d by one child: either its value is known at once (memo, end of game,
-        # rack clearable) and ``known`` is set, or a frame for it is pushed.
-        known = False
-        child_score = 0.0
-        child_win = 0.0
-        finished = False
         if frames[d, KIND] == DECISION:
-            state = frames[d, STATE]
-            group = -1
-            child = state
-            while frames[d, NEXT] < frames[d, COUNT]:
-                group = groups[d, frames[d, NEXT]]
-                frames[d, NEXT] += 1
-                child = R.apply_group(state, group)
-                # The best a move can do: a certain clear with every kitchen card it leaves.
-                if _may_beat(CLEAR_SCORE + R.kitchen_left(child), 1.0, frame_values[d, 0],
-                             frame_values[d, 1], objective):
-                    break
-                group = -1
-            if group < 0:
-                finished = True
-            else:
-                tops = frames[d, TOPS]
-                pending = 0
-                for p in range(R.PILES):
-                    if group >> (R.RACK + p) & 1:
-                        if R.pile_height(child, p) > 0:
-                            pending |= 1 << p
-                        else:
-                            tops = with_top(tops, p, 0)
-                unseen = frames[d, UNSEEN]
-                n_unseen = frames[d, N_UNSEEN]
+            found, child, pending, tops, unseen, n_unseen = _next_move(frames, frame_values,
+                                                                       groups, d, objective)
         else:
-            p = frames[d, CHOICE] >> 4
-            value = frames[d, NEXT]
-            unseen = frames[d, UNSEEN]
-            while value <= 9 and unseen_count(unseen, value) == 0:
-                value += 1
-            if value > 9:
-                finished = True
-            else:
-                frames[d, NEXT] = value + 1
-                frames[d, CHOICE] = (p << 4) | value
-                child = frames[d, STATE]
-                pending = frames[d, PENDING] & ~(1 << p)
-                tops = with_top(frames[d, TOPS], p, value)
-                unseen = unseen - (1 << (2 * (value - 1)))
-                n_unseen = frames[d, N_UNSEEN] - 1
-
-        if finished:
-            child_score = frame_values[d, 0]
-            child_win = frame_values[d, 1]
+            found, child, pending, tops, unseen, n_unseen = _next_draw(frames, d)
+        if not found:
+            score, win = frame_values[d, 0], frame_values[d, 1]
             if frames[d, KIND] == DECISION:
-                slot = _slot(memo, work, stamp, frames[d, KEY])
-                if slot >= 0:
-                    memo.keys[slot, 0] = frames[d, KEY]
-                    memo.stamps[slot] = stamp
-                    memo.score[slot] = child_score
-                    memo.win[slot] = child_win
-                else:
-                    counter[1] = 1
+                _remember(memo, work, stamp, frames[d, KEY], score, win)
             sp -= 1
             if sp == 0:
-                return child_score, child_win, frames[0, CHOICE]
-            known = True
+                return score, win, frames[0, CHOICE]
         elif pending != 0:
-            c = sp
             low = 0
             while not (pending >> low) & 1:
                 low += 1
             # The pile drawn for first, and the card values to try from 1.
-            _set_frame(frames, c, CHANCE, Info(child, tops, unseen, n_unseen), pending, 1,
+            _set_frame(frames, sp, CHANCE, Info(child, tops, unseen, n_unseen), pending, 1,
                        low << 4)
-            frame_values[c, 0] = 0.0
-            frame_values[c, 1] = 0.0
+            frame_values[sp, 0] = 0.0
+            frame_values[sp, 1] = 0.0
             sp += 1
+            continue
         else:
-            known, child_score, child_win = _settled(child, problem.clearable,
-                                                     problem.bonus_always)
+            known, score, win = _settled(child, problem.clearable, problem.bonus_always)
             if not known:
                 key = info_key(child, tops, unseen)
                 slot = _slot(memo, work, stamp, key)
                 if slot >= 0 and memo.stamps[slot] == stamp:
-                    known = True
-                    child_score = memo.score[slot]
-                    child_win = memo.win[slot]
+                    score, win = memo.score[slot], memo.win[slot]
                 else:
-                    c = sp
-                    n = _open_decision(work, c, Info(child, tops, unseen, n_unseen), key,
-                                       problem)
                     counter[0] += 1
-                    if n == 0:
-                        known = True
-                        child_score = frame_values[c, 0]
-                        child_win = frame_values[c, 1]
-                    else:
+                    if _open_decision(work, sp, Info(child, tops, unseen, n_unseen), key,
+                                      problem) > 0:
                         sp += 1
-
-        if known:
-            # Hand the value to the frame now on top (the parent of the finished child).
-            d = sp - 1
-            if frames[d, KIND] == DECISION:
-                if better(child_score, child_win, frame_values[d, 0], frame_values[d, 1],
-                          objective):
-                    frame_values[d, 0] = child_score
-                    frame_values[d, 1] = child_win
-                    frames[d, CHOICE] = groups[d, frames[d, NEXT] - 1]
-            else:
-                value = frames[d, CHOICE] & 15
-                weight = unseen_count(frames[d, UNSEEN], value) / frames[d, N_UNSEEN]
-                frame_values[d, 0] += weight * child_score
-                frame_values[d, 1] += weight * child_win
-                _cut_chance(frames, frame_values, d, objective)
+                        continue
+                    score, win = frame_values[sp, 0], frame_values[sp, 1]
+        _hand_up(frames, frame_values, groups, sp - 1, score, win, objective)
 
 
 @jit
