@@ -9,7 +9,10 @@ import pandas as pd
 from common import arguments, headline_figures, rows_of, run_all, save_figure
 from winnable import plot
 from winnable.report import markdown
+from winnable.sweep import combinations
 
+# The variant grid: every combination of the fifteen rule and the new-pile penalty.
+GRID = {"fifteen": ("once", "unlimited", "off"), "new_pile_penalty": ("every", "beyond_nine")}
 NOTES = """
 Every game is seeded (game n replays exactly with `winnable solve --game impossible --seed n`).
 `random` picks uniformly among the legal actions; `greedy` holds piles of 11+ cards until every
@@ -21,8 +24,6 @@ finished by `greedy` (the unseen deck reshuffled, never read).
 if __name__ == "__main__":
     args = arguments(1_000_000, __doc__)
     n_full = args.n
-    grid = [{"fifteen": f, "new_pile_penalty": p}
-            for f in ("once", "unlimited", "off") for p in ("every", "beyond_nine")]
     # Players under the default rules.
     runs = [("impossible", solver, {}) for solver in ("random", "greedy", "lookahead")]
     players = run_all(runs, args, "impossible/players",
@@ -35,24 +36,22 @@ if __name__ == "__main__":
     # The variant table: every player on every combination; the best by win rate is reported.
     rows = []
     cells: dict[str, list[Path]] = {}
-    for variant in grid:
+    for combo in combinations("impossible", GRID):
+        variant = combo.values
         for solver, n in (("random", n_full), ("greedy", n_full),
                           ("lookahead", max(1, n_full // 100))):
             args.n = n
             stem = f"impossible/grid/{solver}_{variant['fifteen']}_{variant['new_pile_penalty']}"
             cells.setdefault(solver, []).extend(
                 run_all([("impossible", solver, variant)], args, stem, "Impossible grid cell"))
-            rows.append(pd.read_csv(Path(args.results_dir) / f"{stem}.csv").iloc[0])
+            summary = pd.read_csv(Path(args.results_dir) / f"{stem}.csv").iloc[0]
+            rows.append({**summary, **variant})
     # The win rate of every rule set, one figure per player.
     for solver, files in cells.items():
         save_figure(plot.winrate(rows_of(files), title=f"Impossible: {solver}'s win rate by "
                                  "fifteen rule and new-pile penalty"), folder,
                     f"variants_{solver}")
     table = pd.DataFrame(rows)
-    table["fifteen"] = [v.split("fifteen=")[1].split()[0] if "fifteen=" in v else "once"
-                        for v in table.variant]
-    table["new_pile_penalty"] = [v.split("new_pile_penalty=")[1].split()[0]
-                                 if "new_pile_penalty=" in v else "every" for v in table.variant]
     table.to_csv(Path(args.results_dir) / "impossible/variants_all.csv", index=False)
     best = (table.sort_values(["win_rate", "mean_score"], ascending=False)
             .groupby(["fifteen", "new_pile_penalty"], sort=False).head(1)

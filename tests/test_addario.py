@@ -84,6 +84,13 @@ def _board(columns_values):
     return columns, heights, state, values
 
 
+def pair_positions(pair):
+    """A pair code of ``top_tier_pairs`` as ((row, column), (row, column)), 1-based, in reading
+    order: the worked examples of the rules text name cards so."""
+    a, b = divmod(int(pair), 64)
+    return (a // R.COLS + 1, a % R.COLS + 1), (b // R.COLS + 1, b % R.COLS + 1)
+
+
 def _values_rows(columns, heights, values):
     top = int(max(heights))
     return [[values[columns[c, r]] if heights[c] > r else None for c in range(4)] for r in range(top)]
@@ -97,7 +104,7 @@ def test_worked_example_1():
     pairs = np.zeros(R.MAX_PAIRS, dtype=np.int64)
     taken = []
     while (n := R.top_tier_pairs(columns, heights, v, False, pairs)):
-        taken.append((R.pair_positions(pairs[0]), n))
+        taken.append((pair_positions(pairs[0]), n))
         R.remove_pair(heights, state, pairs[0])
     # The 3s of row 2 (row pair), the 5s in column 2 (column pair), then the two 9s (free).
     assert [t[0] for t in taken] == [((2, 1), (2, 3)), ((1, 2), (2, 2)), ((1, 3), (2, 4))]
@@ -132,14 +139,14 @@ def test_authors_hypothetical_without_the_8():
     v = np.array(values, dtype=np.int64)
     pairs = np.zeros(R.MAX_PAIRS, dtype=np.int64)
     n = R.top_tier_pairs(columns, heights, v, False, pairs)
-    assert [R.pair_positions(p) for p in pairs[:n]] == [((2, 2), (3, 2))]  # the column of 4s
+    assert [pair_positions(p) for p in pairs[:n]] == [((2, 2), (3, 2))]  # the column of 4s
     R.remove_pair(heights, state, pairs[0])
     n = R.top_tier_pairs(columns, heights, v, False, pairs)
-    assert [R.pair_positions(p) for p in pairs[:n]] == [((1, 2), (4, 3))]  # the freed 5 pairs
+    assert [pair_positions(p) for p in pairs[:n]] == [((1, 2), (4, 3))]  # the freed 5 pairs
     columns, heights, state, values = _board([[1, 7, 1, 4], [5, 4, 4], [9, 3, 8, 5], [2, 3, 4, 6]])
     n = R.top_tier_pairs(columns, heights, v, True, pairs)
     # Author's variant: the column pair and the free pair of 4s are one tier.
-    assert [R.pair_positions(p) for p in pairs[:n]] == [((2, 2), (3, 2)), ((3, 2), (4, 1))]
+    assert [pair_positions(p) for p in pairs[:n]] == [((2, 2), (3, 2)), ((3, 2), (4, 1))]
 
 
 def test_reference_worked_examples():

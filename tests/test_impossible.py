@@ -17,6 +17,7 @@ from winnable.shuffle import seed_state
 from winnable.solvers import impossible as S
 
 GAME = get_game("impossible")
+DEFAULT_CODES = R.rule_params(GAME.rules())
 Z99 = 2.5758293035489004
 
 SETTINGS = [
@@ -67,7 +68,7 @@ def test_invariants_hold_along_random_games():
     for seed in range(1, 300):
         deal = GAME.deal(seed)
         rng = seed_state(np.uint64(GAME.salt), np.uint64(10_000 + seed))
-        result = S.play(deal, R.FIFTEEN_ONCE, True, 2, 100_000, S.RANDOM, 0, rng, moves)
+        result = S.play(deal, DEFAULT_CODES, S.RANDOM, 0, rng, moves)
         outcome, score = result[0], result[1]
         assert outcome in (R.WIN, R.LOSS, R.UNKNOWN)
         if score <= 0:
@@ -76,27 +77,34 @@ def test_invariants_hold_along_random_games():
             assert score > 0 and result[5] == result[6]  # every step recorded
 
 
-def test_new_game_deals_nine_uncovered_piles():
+def is_face(card):
+    return R.CLASS[card] > 10
+
+
+def test_a_game_starts_with_nine_uncovered_piles():
+    game = R.new_state()
+    cards, size, order, deck, st = game
     for seed in range(1, 200):
         deal = GAME.deal(seed)
-        cards, size, order, deck, st = R.new_game(deal, 2)
-        rng = seed_state(np.uint64(GAME.salt), np.uint64(seed))
-        buffer = np.empty(S.MAX_ACTIONS, dtype=np.int64)
-        S.deal_table(cards, size, order, deck, st, rng, R.FIFTEEN_ONCE, True, S.GREEDY, buffer,
-                     np.empty(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
-        assert st[R.ST_COUNT] == 9 and st[R.ST_SCORE] == 10
+        R.start_game(game, deal, DEFAULT_CODES)
+        assert R.turn(st, DEFAULT_CODES.step_cap) == R.DECIDE
+        assert st[R.ST_COUNT] == 9 and st[R.ST_SCORE] == 10 and st[R.ST_STEPS] == 0
         assert sum(size[order[i]] for i in range(9)) + st[R.ST_DECK] == 54
         drawn = [int(cards[order[i], h]) for i in range(9) for h in range(size[order[i]])]
         for i in range(9):
-            assert not R.is_face(cards[order[i], size[order[i]] - 1])
-            assert all(R.is_face(cards[order[i], h]) for h in range(size[order[i]] - 1))
+            assert not R.face_on_top(size, order[i])
+            assert all(is_face(cards[order[i], h]) for h in range(size[order[i]] - 1))
         # Piles are dealt from the top of the deck, one after another.
         assert drawn == [int(c) for c in deal[:len(drawn)]]
 
 
 def test_without_jokers_the_deck_has_52_cards():
-    cards, size, order, deck, st = R.new_game(GAME.deal(3), 0)
-    assert st[R.ST_DECK] == 52 and not (deck[:52] >= R.JOKER).any()
+    game = R.new_state()
+    cards, size, order, deck, st = game
+    R.start_game(game, GAME.deal(3, {"jokers": 0}), DEFAULT_CODES._replace(jokers=0))
+    on_table = [int(cards[order[i], h]) for i in range(9) for h in range(size[order[i]])]
+    assert len(on_table) + st[R.ST_DECK] == 52
+    assert max(on_table + list(deck[:st[R.ST_DECK]])) < R.JOKER
 
 
 def test_lookahead_never_reads_the_deck_order():
@@ -109,7 +117,7 @@ def test_lookahead_never_reads_the_deck_order():
     for d in (deal, other):
         moves = np.empty(64, dtype=np.int64)
         state = seed_state(np.uint64(GAME.salt), np.uint64(99))
-        S.play(d, R.FIFTEEN_ONCE, True, 2, 1, S.LOOKAHEAD, 4, state, moves)
+        S.play(d, DEFAULT_CODES._replace(step_cap=1), S.LOOKAHEAD, 4, state, moves)
         firsts.append(int(moves[0]))
     assert firsts[0] == firsts[1]
 

@@ -3,43 +3,9 @@
 import numpy as np
 import pytest
 
+from tests.reference import stream_ref
 from winnable import GAME_NAMES, get_game
 from winnable.cards import CODES
-
-MASK = (1 << 64) - 1
-
-
-def fnv1a(name: str) -> int:
-    h = 0xCBF29CE484222325
-    for b in name.encode():
-        h = ((h ^ b) * 0x100000001B3) & MASK
-    return h
-
-
-def plain_deal(name: str, deck: list[int], n: int) -> list[int]:
-    """The documented algorithm in plain Python (splitmix64 + unbiased Fisher-Yates)."""
-    state = fnv1a(name) ^ n
-
-    def nxt():
-        nonlocal state
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    cards = list(deck)
-    for i in range(len(cards) - 1, 0, -1):
-        bound = i + 1
-        threshold = (1 << 64) % bound
-        while True:
-            r = nxt()
-            if r >= threshold:
-                break
-        j = r % bound
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
-
 
 # Deal 1-3 of each game, written out: these must never change.
 PINNED = {
@@ -64,9 +30,10 @@ def test_engine_matches_plain_algorithm(name):
     game = get_game(name)
     deck = [int(c) for c in game.deck]
     for n in list(range(1, 60)) + [10**6, 2**40 + 7]:
-        assert [int(c) for c in game.deal(n)] == plain_deal(name, deck, n)
+        assert [int(c) for c in game.deal(n)] == stream_ref.deal(name, deck, n)
     batch = game.deals(np.arange(1, 60))
-    assert [[int(c) for c in row] for row in batch] == [plain_deal(name, deck, n) for n in range(1, 60)]
+    assert [[int(c) for c in row] for row in batch] == [stream_ref.deal(name, deck, n)
+                                                        for n in range(1, 60)]
 
 
 @pytest.mark.parametrize("name", sorted(PINNED))
@@ -78,13 +45,7 @@ def test_first_deals_are_pinned(name):
 
 def test_splitmix_reference_vector():
     # splitmix64 seeded with 0: first output 0xE220A8397B1DCDAF (published test vector).
-    state = 0
-
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    assert z ^ (z >> 31) == 0xE220A8397B1DCDAF
+    assert stream_ref.SplitMix(0).next() == 0xE220A8397B1DCDAF
     from winnable.shuffle import splitmix_next
     s = np.zeros(1, dtype=np.uint64)
     assert int(splitmix_next(s)) == 0xE220A8397B1DCDAF
@@ -109,9 +70,7 @@ def test_play_stream_is_the_documented_hash_of_the_deal():
         game = get_game(name)
         for n in (1, 2, 999):
             deal = game.deal(n)
-            expected = fnv1a(name)
-            for card in deal:
-                expected = ((expected ^ int(card)) * 0x100000001B3) & MASK
+            expected = stream_ref.play_stream(name, [int(c) for c in deal]).state
             assert int(play_stream(np.uint64(game.salt), deal)[0]) == expected
 
 

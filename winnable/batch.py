@@ -96,7 +96,7 @@ class RunSpec:
 
     def changed_options(self) -> tuple[tuple[str, Any], ...]:
         """The solver options that differ from the solver's defaults."""
-        defaults = get_game(self.game).solvers[self.solver].options
+        defaults = get_game(self.game).solvers[self.solver].defaults
         return tuple((k, v) for k, v in self.options if defaults.get(k) != v)
 
     def slug(self, every_option: bool = False) -> str:

@@ -109,10 +109,6 @@ def _listed(codes: Sequence[str]) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def format_cards(cards: Sequence[int], sep: str = " ") -> str:
-    return sep.join(CODES[int(c)] for c in cards)
-
-
 def deck_description(deck: Sequence[int]) -> str:
     """A short human description such as 'A-9 of diamonds and hearts'."""
     cards = sorted(int(c) for c in deck)

@@ -273,8 +273,8 @@ def games():
         for info in g.solvers.values():
             if info.options:
                 click.echo(f"  --solver {info.name} options: " + "; ".join(
-                    f"{k}={v} ({g.option_limits[k].describe()})"
-                    for k, v in info.options.items()))
+                    f"{k}={option.default} ({option.limits.describe()})"
+                    for k, option in info.options.items()))
         for flag in g.flags.values():
             click.echo(f"  --variant {flag.name}=... (default {flag.format(flag.default)}; "
                        f"{flag.expected}): {flag.help}")

@@ -129,7 +129,7 @@ def _quiet_options(runs: Sequence[Run]) -> str:
     shown = _varying_options(runs)
     by_solver: dict[str, list[str]] = {}
     for run in runs:
-        defaults = get_game(run.key[0]).solvers[run.key[1]].options
+        defaults = get_game(run.key[0]).solvers[run.key[1]].defaults
         for key, value in run.options.items():
             word = f"{key}={value}"
             if key not in shown and str(defaults.get(key)) != value:

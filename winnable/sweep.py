@@ -32,10 +32,6 @@ from .report import markdown, mean_text, rate_text
 from .stats import Summary, paired_outcomes, summarize
 from .variants import VariantError
 
-GRID_HELP = ("KEY=V1,V2,...: a rule flag and the values to sweep (repeatable; every combination "
-             "is run). When a value itself holds commas, separate the values with | instead: "
-             "--grid 'targets=9,19|9'.")
-
 PAIRED_COLUMNS = {
     "rules_a": "rules A", "rules_b": "rules B", "deals": "common deals",
     "both_won": "won under both", "won_a_not_b": "won under A, not under B",

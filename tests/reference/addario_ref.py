@@ -24,8 +24,6 @@ Model
 
 from __future__ import annotations
 
-import random
-import sys
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]
 SUITS = ["C", "D", "H", "S"]
@@ -384,27 +382,3 @@ def check_example_2():
     assert h2.legal_pairs(column_free_equal=True) == [((2, 2), (3, 2)), ((3, 2), (4, 1))]
     h2.remove(((3, 2), (4, 1)))
     assert h2.columns[0] == ["AC", "7C", "AD"] and h2.columns[1] == ["5C", "4D"]
-
-
-def _main(n=200, seed=12345):
-    check_example_1()
-    check_example_2()
-    print("worked examples: OK")
-    rng = random.Random(seed)
-    deals = [random_deal(rng) for _ in range(n)]
-    for cfe in (False, True):
-        first_wins = best_wins = choice_gain = 0
-        for d in deals:
-            s, moves = play_first(d, cfe)
-            assert replay(d, moves, cfe) == s
-            b = best_score(d, cfe)
-            assert b >= s and b % 2 == 0
-            first_wins += s == 40
-            best_wins += b == 40
-            choice_gain += b > s
-        print(f"column_free_equal={cfe}: {n} deals, play_first wins {first_wins}, "
-              f"best_score wins {best_wins}, deals where choice helps {choice_gain}")
-
-
-if __name__ == "__main__":
-    _main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)

@@ -47,10 +47,7 @@ the cross-check can be reconciled if the engine differs):
 
 from __future__ import annotations
 
-import math
 import random
-import sys
-import time
 from dataclasses import dataclass
 
 RANKS = "A23456789TJQK"
@@ -100,9 +97,9 @@ class _GameOver(Exception):
         self.outcome = outcome
 
 
-class _Game:
+class Game:
     def __init__(self, rng: random.Random, fifteen: str, new_pile_penalty: str,
-                 jokers: int, step_cap: int):
+                 jokers: int, step_cap: int, deal: list[str] | None = None):
         if fifteen not in FIFTEEN_MODES:
             raise ValueError(f"fifteen must be one of {FIFTEEN_MODES}")
         if new_pile_penalty not in NEW_PILE_PENALTIES:
@@ -113,8 +110,12 @@ class _Game:
         self.step_cap = step_cap
         self.n_cards = 52 + jokers
 
-        self.deck: list[str] = make_deck(jokers)
-        rng.shuffle(self.deck)
+        if deal is None:
+            self.deck: list[str] = make_deck(jokers)
+            rng.shuffle(self.deck)
+        else:
+            assert sorted(deal) == sorted(make_deck(jokers)), "not a whole deck"
+            self.deck = list(deal)
         self.piles: list[list[str]] = []
         self.score = 10
         self.fifteen_token = False  # used only for fifteen == "once"
@@ -151,11 +152,15 @@ class _Game:
                 return
         raise AssertionError("pile not on the table")
 
+    def return_to_deck(self, pile: list[str]) -> None:
+        """The pile's cards go into the deck, which is shuffled."""
+        self.deck.extend(pile)
+        self.rng.shuffle(self.deck)
+
     def pick_up(self, pile: list[str]) -> None:
         assert len(pile) >= 11
         self.take_off_table(pile)
-        self.deck.extend(pile)
-        self.rng.shuffle(self.deck)
+        self.return_to_deck(pile)
         self.pickups += 1
         self.change_score(+1)
         if not self.piles:
@@ -164,8 +169,7 @@ class _Game:
     def remove(self, pile: list[str]) -> None:
         assert self.removal_available()
         self.take_off_table(pile)
-        self.deck.extend(pile)
-        self.rng.shuffle(self.deck)
+        self.return_to_deck(pile)
         self.removals += 1
         if self.fifteen == "once":
             self.fifteen_token = False
@@ -187,7 +191,7 @@ class _Game:
         if not options:
             raise _GameOver("loss")
         self.steps += 1
-        kind, pile = self.rng.choice(options)
+        kind, pile = self.choose_take_back(options)
         if kind == "pickup":
             self.pick_up(pile)
         else:
@@ -216,6 +220,13 @@ class _Game:
             if self.new_pile_penalty == "every" or len(self.piles) > 9:
                 self.change_score(-1)
         self.cover(pile, at_least_one=False)
+
+    # ----- the player (uniformly random) ---------------------------------------
+    def choose_action(self, actions: list[tuple]) -> tuple:
+        return self.rng.choice(actions)
+
+    def choose_take_back(self, options: list[tuple]) -> tuple:
+        return self.rng.choice(options)
 
     # ----- decision points ----------------------------------------------------
     def pairs(self) -> list[tuple[int, int]]:
@@ -248,7 +259,7 @@ class _Game:
                     self.check_invariants()
                 if self.steps >= self.step_cap:
                     return "unknown"
-                action = self.rng.choice(self.legal_actions())
+                action = self.choose_action(self.legal_actions())
                 self.steps += 1
                 kind = action[0]
                 if kind == "pickup":
@@ -268,7 +279,7 @@ class _Game:
 
 def play_random(rng: random.Random, fifteen: str = "once", new_pile_penalty: str = "every",
                 jokers: int = 2, step_cap: int = 100_000, *, _debug: bool = False) -> Result:
-    game = _Game(rng, fifteen, new_pile_penalty, jokers, step_cap)
+    game = Game(rng, fifteen, new_pile_penalty, jokers, step_cap)
     outcome = game.run(debug=_debug)
     return Result(outcome, game.score, game.pickups, game.removals, game.new_piles, game.steps)
 
@@ -276,56 +287,3 @@ def play_random(rng: random.Random, fifteen: str = "once", new_pile_penalty: str
 def play_many(n: int, seed, **rules) -> list[Result]:
     rng = random.Random(seed)
     return [play_random(rng, **rules) for _ in range(n)]
-
-
-def wilson_interval(k: int, n: int, z: float = 2.5758293035489004) -> tuple[float, float]:
-    """Wilson score interval (default z for 99%)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def _summarise(label: str, results: list[Result], seconds: float) -> str:
-    n = len(results)
-    wins = sum(r.outcome == "win" for r in results)
-    unknown = sum(r.outcome == "unknown" for r in results)
-    lo, hi = wilson_interval(wins, n)
-    scores = [r.score for r in results]
-    mean_score = sum(scores) / n
-    sd_score = math.sqrt(sum((s - mean_score) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
-    half = 2.5758293035489004 * sd_score / math.sqrt(n)
-    mean_steps = sum(r.steps for r in results) / n
-    return (f"{label:<28} n={n} win={wins / n:.4f} [{lo:.4f}, {hi:.4f}] "
-            f"score={mean_score:.3f} (+-{half:.3f}) steps={mean_steps:.1f} "
-            f"pickups={sum(r.pickups for r in results) / n:.2f} "
-            f"removals={sum(r.removals for r in results) / n:.3f} "
-            f"new_piles={sum(r.new_piles for r in results) / n:.2f} "
-            f"unknown={unknown} games/s={n / seconds:.0f}")
-
-
-def main(n: int = 20_000) -> None:
-    # quick self-check of the invariants on a few games
-    check_rng = random.Random(12345)
-    for rules in ({}, {"fifteen": "unlimited"}, {"jokers": 0}):
-        for _ in range(200):
-            play_random(check_rng, _debug=True, **rules)
-
-    configs = [
-        ("default", {}),
-        ("fifteen=unlimited", {"fifteen": "unlimited"}),
-        ("fifteen=off", {"fifteen": "off"}),
-        ("new_pile_penalty=beyond_nine", {"new_pile_penalty": "beyond_nine"}),
-        ("jokers=0", {"jokers": 0}),
-    ]
-    for idx, (label, rules) in enumerate(configs):
-        t0 = time.perf_counter()
-        results = play_many(n, seed=20240 + idx, **rules)
-        print(_summarise(label, results, time.perf_counter() - t0), flush=True)
-
-
-if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000)

@@ -31,7 +31,7 @@ the choice made lexicographically on (primary, secondary):
 All arithmetic is exact: integers scaled by n! (n = unseen cards, see ``NoPeekSolver``), turned
 into ``fractions.Fraction`` at the end; the public functions convert to float.
 
-Value identity used by the self-check: the policy only looks at the information state, so
+Value identity (tests/test_references.py checks it): the policy only looks at the information state, so
 playing it (``nopeek_play``) on each of the 6! arrangements of the face-down cards and averaging
 must give exactly ``nopeek_values``.
 """
@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -305,149 +304,3 @@ def kitchen_irrelevant_deal() -> list:
     rack = ["8D", "7D", "4D", "AH", "7H", "2H", "8H", "9D", "9H"]
     kitchen = [c for c in ref.CARDS if c not in rack]
     return rack + kitchen
-
-
-# ---------------------------------------------------------------------------
-# self-check
-# ---------------------------------------------------------------------------
-
-def _self_check() -> None:
-    import time
-
-    settings = [dict(), dict(kitchen_per_group=1), dict(kitchen_bonus="always"),
-                dict(targets=(9,))]
-
-    # 1. Kitchen irrelevant: a sure win keeping the whole kitchen (the maximum, 28).
-    d = kitchen_irrelevant_deal()
-    assert ref.replay(d, ["9H", "9D", "8H+AH", "7H+2H", "8D+7D+4D"]) == 28
-    for flags in settings[:3]:
-        for obj in OBJECTIVES:
-            assert nopeek_values_exact(d, obj, **flags) == (28, 1), (flags, obj)
-            assert nopeek_play(d, obj, **flags)[0] == 28
-    print("kitchen-irrelevant deal: win probability 1, expected score 28 for both objectives: OK")
-
-    # 2. The canonical memo key (values, sorted piles) changes nothing: compare with a memo on
-    #    the raw information state.
-    rng = random.Random(31)
-    for _ in range(3):
-        deal = ref.random_deal(rng)
-        for obj in OBJECTIVES:
-            raw = NoPeekSolver(obj, canonical=False).value(initial_info_state(deal))
-            assert raw == nopeek_values_exact(deal, obj), (deal, obj)
-    print("canonical memo key == raw information-state memo on 3 deals: OK")
-
-    # 2b. 50 random deals x objectives x flags: orderings between the objectives, and bounds
-    #    against the thoughtful (all cards known) player on the actual deal.
-    rng = random.Random(777)
-    deals = [ref.random_deal(rng) for _ in range(50)]
-    above_actual = []
-    interesting = {}      # setting index -> deals where the values are not trivial
-    t_values = 0.0
-    n_values = 0
-    for k, flags in enumerate(settings):
-        clear_memo()
-        interesting[k] = []
-        kpg, tg = flags.get("kitchen_per_group", 3), flags.get("targets", ref.DEFAULT_TARGETS)
-        for deal in deals:
-            t0 = time.perf_counter()
-            es, ps = nopeek_values_exact(deal, "score", **flags)
-            ew, pw = nopeek_values_exact(deal, "win", **flags)
-            t_values += time.perf_counter() - t0
-            n_values += 1
-            assert pw >= ps and es >= ew, (deal, flags)
-            assert 0 <= ps <= 1 and 0 <= pw <= 1
-            best = ref.best_score(deal, **flags)
-            win = ref.can_win(deal, kpg, tg)
-            for obj in OBJECTIVES:
-                sc, line = nopeek_play(deal, obj, **flags)
-                assert sc <= best, (deal, flags, obj, sc, best)      # pointwise bound
-                assert ref.replay(deal, ["+".join(g) for g in line], require_finished=False,
-                                  **flags) == sc
-                if sc >= 19:      # a cleared rack (a stuck game scores at most 8 + 9)
-                    assert win
-            # The brief's literal bound (E <= best_score of the actual deal, P = 0 if the actual
-            # deal is lost) is NOT a theorem: E averages over arrangements, and other
-            # arrangements may be better than the actual one.  Count how often it fails.
-            if es > best or (not win and ps > 0):
-                above_actual.append((flags, deal, float(es), float(ps), best, win))
-            if (es, ps) != (ew, pw):
-                interesting[k].insert(0, deal)
-            elif 0 < ps < 1:
-                interesting[k].append(deal)
-    print(f"50 deals x {len(settings)} flag settings: P(win|win) >= P(win|score), "
-          f"E(score|score) >= E(score|win), nopeek_play score <= best_score: OK")
-    print(f"  E > best_score of the actual deal, or P > 0 on an unwinnable deal, in "
-          f"{len(above_actual)}/{50 * len(settings)} cases (expected: the bound holds only on "
-          f"average over arrangements, checked in 3.), e.g. {above_actual[:1]}")
-    print(f"  {t_values / n_values * 1000:.0f} ms per deal for both objectives "
-          f"(fresh memo per flag setting, shared across deals)")
-    print("  deals where the two objectives differ or 0 < P < 1:",
-          {str(settings[k] or "default"): len(v) for k, v in interesting.items()})
-
-    # 3. Exact consistency: averaging nopeek_play over all 720 arrangements of the face-down
-    #    cards gives exactly nopeek_values; and the correct upper bound, the average of the
-    #    thoughtful best score over the same arrangements.  On non-trivial deals.
-    for k, flags in enumerate(settings):
-        kpg, tg = flags.get("kitchen_per_group", 3), flags.get("targets", ref.DEFAULT_TARGETS)
-        for deal in interesting[k][:2]:
-            best_tot = 0
-            winnable = 0
-            for a in arrangements(deal):
-                best_tot += ref.best_score(a, **flags)
-                winnable += ref.can_win(a, kpg, tg)
-            for obj in OBJECTIVES:
-                e, p = nopeek_values_exact(deal, obj, **flags)
-                tot = wins = 0
-                for a in arrangements(deal):
-                    sc, _ = nopeek_play(a, obj, **flags)
-                    tot += sc
-                    wins += sc >= 19
-                assert Fraction(tot, 720) == e and Fraction(wins, 720) == p, (deal, flags, obj)
-                assert e <= Fraction(best_tot, 720) and p <= Fraction(winnable, 720)
-                print(f"  all 720 arrangements {flags or 'default'} {obj}: mean play score "
-                      f"{tot / 720:.6f} = E {float(e):.6f}, wins {wins}/720 = P {float(p):.6f}; "
-                      f"thoughtful mean {best_tot / 720:.4f}, winnable {winnable}/720")
-    print("exhaustive play over arrangements == expectimax values (exactly): OK")
-
-    # 4. Monte Carlo (the same thing by sampling random arrangements).
-    mc = random.Random(99)
-    for k, flags in enumerate(settings[:2]):
-        for deal in interesting[k][:2]:
-            for obj in OBJECTIVES:
-                e, p = nopeek_values(deal, obj, **flags)
-                arr = list(arrangements(deal))
-                xs = [nopeek_play(mc.choice(arr), obj, **flags)[0] for _ in range(3000)]
-                mean = sum(xs) / len(xs)
-                sd = (sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5
-                se = sd / len(xs) ** 0.5
-                assert abs(mean - e) <= 4 * se + 1e-12, (deal, obj, mean, e, se)
-                print(f"  Monte Carlo {flags or 'default'} {obj}: mean {mean:.4f} +- {se:.4f} "
-                      f"vs E {e:.4f}; win rate {sum(x >= 19 for x in xs) / len(xs):.4f} vs P {p:.4f}")
-    print("Monte Carlo: OK")
-
-    # 5. Timing on fresh memos (one deal at a time, memo cleared each time).
-    rng = random.Random(4242)
-    tdeals = [ref.random_deal(rng) for _ in range(20)]
-    t0, c0 = time.perf_counter(), time.process_time()
-    for deal in tdeals:
-        clear_memo()
-        nopeek_values(deal, "score")
-        nopeek_values(deal, "win")
-    dt, dc = time.perf_counter() - t0, time.process_time() - c0
-    print(f"timing: {dc / len(tdeals):.3f} s CPU ({dt / len(tdeals):.3f} s wall) per deal "
-          f"(both objectives, default rules, cold memo)")
-
-    # 6. Example values to cross-check with the engine.
-    rng = random.Random(2026)
-    examples = [ref.random_deal(rng) for _ in range(5)]
-    for flags in settings:
-        print(f"examples, {flags or 'default rules'}:")
-        for deal in examples + interesting[settings.index(flags)][:1]:
-            for obj in OBJECTIVES:
-                e, p = nopeek_values(deal, obj, **flags)
-                print(f"  {' '.join(deal)}  nopeek-{obj}: expected_score={e!r} "
-                      f"win_probability={p!r}")
-
-
-if __name__ == "__main__":
-    _self_check()

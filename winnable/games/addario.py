@@ -2,33 +2,68 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ..cards import CODES, code
+from ..outcomes import LOSS, UNKNOWN, WIN, outcome_name
 from ..rules import addario as R
 from ..solvers import addario as S
-from .base import Game, OptionLimits, SolverInfo, timed_columns
+from .base import Game, Option, OptionLimits, SolverInfo, solver_table, timed_columns
 
 DEFAULT_BUDGET = 10_000_000
 
 
+def _solver(play):
+    """A solver's ``run``: ``play(scratch, deal, cfe, options)`` returns (score, pairs removed,
+    moves recorded in ``scratch.moves``, whether the search was complete)."""
+    def run(game, deals, rules, options, record_moves):
+        cfe = bool(rules["column_free_equal"])
+        scratch = S.Scratch()
+
+        def search(deal):
+            score, expanded, length, complete = play(scratch, deal, cfe, options)
+            outcome = WIN if score == R.N_CARDS else (LOSS if complete else UNKNOWN)
+            return outcome_name(outcome), score, expanded, scratch.moves[:length]
+
+        def describe(deal, pairs):
+            return [f"{CODES[deal[m >> 6]]}+{CODES[deal[m & 63]]}" for m in pairs]
+
+        return timed_columns(deals, search, describe)
+
+    return run
+
+
+def _first(scratch, deal, cfe, options):
+    score, length = S.play_line(deal, cfe, scratch.path, 0, scratch.moves)
+    return score, length, length, True
+
+
+def _thoughtful(scratch, deal, cfe, options):
+    score, expanded, length, complete = S.thoughtful(deal, cfe, options["budget"], scratch.memo,
+                                                     scratch.generation.next(), scratch.path,
+                                                     scratch.moves)
+    return score, expanded, length, complete
+
+
+def _nopeek(scratch, deal, cfe, options):
+    score, expanded, length = S.nopeek(deal, cfe, scratch.memo,
+                                       scratch.generation.reserve(S.NOPEEK_STAMPS),
+                                       scratch.path, scratch.moves)
+    return score, expanded, length, True
+
+
 class Addario(Game):
     rules_module = R
-    solvers = {
-        "first": SolverInfo("first", "plays the deal as written: the first pair of the top "
-                            "tier, pairs compared by their positions in reading order"),
-        "thoughtful": SolverInfo("thoughtful", "every choice of pair searched with every card "
-                                 "known: does any sequence of choices win, and the best score",
-                                 {"budget": DEFAULT_BUDGET}),
-        "nopeek": SolverInfo("nopeek", "sees the tableau, not the deck: takes the pair after "
-                             "which the most cards can go from the table before the next "
-                             "refill"),
-    }
-    default_solver = "first"
-    option_limits = {"budget": OptionLimits(1, unit="pairs removed in the search")}
+    solvers = solver_table(
+        SolverInfo("first", "plays the deal as written: the first pair of the top tier, pairs "
+                   "compared by their positions in reading order", _solver(_first)),
+        SolverInfo("thoughtful", "every choice of pair searched with every card known: does any "
+                   "sequence of choices win, and the best score", _solver(_thoughtful),
+                   {"budget": Option(DEFAULT_BUDGET,
+                                     OptionLimits(1, unit="pairs removed in the search"))}),
+        SolverInfo("nopeek", "sees the tableau, not the deck: takes the pair after which the "
+                   "most cards can go from the table before the next refill", _solver(_nopeek)),
+    )
     batch_chunk = 10000
     bench_deals = 50000
 
@@ -36,34 +71,3 @@ class Addario(Game):
         first_row = " ".join(code(int(c)) for c in cards[:R.COLS])
         return (f"first row: {first_row}\n"
                 f"then drawn in order: {' '.join(code(int(c)) for c in cards[R.COLS:])}")
-
-    def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
-        cfe = bool(rules["column_free_equal"])
-        scratch = S.Scratch()
-        budget = int(options.get("budget", DEFAULT_BUDGET))
-        line = scratch.moves
-
-        def search(deal):
-            complete = True
-            if solver == "first":
-                score, expanded, length = S.first(deal, cfe, line)
-            elif solver == "thoughtful":
-                score, expanded, length, complete = S.thoughtful(
-                    deal, cfe, budget, scratch.keys, scratch.values, scratch.stamps,
-                    scratch.generation.next(), scratch.path, line)
-            else:
-                # One generation per choice point: reserve a run of them.
-                first = scratch.generation.next()
-                score, expanded, length, used = S.nopeek(
-                    deal, cfe, scratch.keys, scratch.values, scratch.stamps, first,
-                    scratch.path, line)
-                for _ in range(used):
-                    scratch.generation.next()
-            outcome = "win" if score == R.N_CARDS else ("loss" if complete else "unknown")
-            return outcome, score, expanded, line[:length]
-
-        def describe(deal, pairs):
-            return [f"{CODES[deal[m >> 6]]}+{CODES[deal[m & 63]]}" for m in pairs]
-
-        return timed_columns(deals, search, describe)

@@ -18,8 +18,6 @@ from ..variants import Flag, Rules, VariantError, parse_rules
 
 from . import LAST_DEAL
 
-OUTCOMES = ("win", "loss", "unknown")
-
 
 @dataclass
 class SolveResult:
@@ -39,15 +37,6 @@ class SolveResult:
         data = asdict(self)
         data.update(data.pop("extra"))
         return data
-
-
-@dataclass(frozen=True)
-class SolverInfo:
-    name: str
-    help: str
-    # Options this solver takes beyond the rules (name -> default), e.g. a node budget; the
-    # values each accepts are the game's ``option_limits``.
-    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -88,6 +77,39 @@ class OptionLimits:
         return number
 
 
+@dataclass(frozen=True)
+class Option:
+    """A solver option: its default and the values it accepts."""
+
+    default: Any
+    limits: OptionLimits
+
+
+@dataclass(frozen=True)
+class SolverInfo:
+    """One row of a game's table of solvers (``solver_table``)."""
+
+    name: str
+    help: str
+    # Solves a batch: run(game, deals, rules, options, record_moves) -> the columns of
+    # ``Game.solve_deals``; ``options`` arrive complete (defaults filled in, values checked).
+    run: Callable[..., dict[str, Any]]
+    # Options this solver takes beyond the rules, e.g. a node budget: name -> Option.
+    options: Mapping[str, Option] = field(default_factory=dict)
+    # Deals per batch task (None: the game's ``batch_chunk``).
+    chunk: int | None = None
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Each option's default."""
+        return {name: option.default for name, option in self.options.items()}
+
+
+def solver_table(*solvers: SolverInfo) -> dict[str, SolverInfo]:
+    """A game's solvers by name, the default first."""
+    return {info.name: info for info in solvers}
+
+
 def physical_memory_mb() -> int:
     """This machine's memory in MB (the most a memory option may ask for)."""
     try:
@@ -99,17 +121,16 @@ def physical_memory_mb() -> int:
 class Game:
     """One solitaire: its deck, deals, rule flags and solvers.
 
-    Subclasses set the class attributes and implement ``solve_deals`` (and ``layout``).
+    Subclasses set the class attributes (``solvers`` says how each solver solves) and
+    ``layout``.
     """
 
     name: ClassVar[str]
     title: ClassVar[str]
     deck: ClassVar[np.ndarray]          # canonical order, ascending card id
     flags: ClassVar[Mapping[str, Flag]]
-    solvers: ClassVar[Mapping[str, SolverInfo]]
+    solvers: ClassVar[Mapping[str, SolverInfo]]  # ``solver_table``: the first is the default
     default_solver: ClassVar[str]
-    # What each solver option name accepts (every option of every solver has an entry).
-    option_limits: ClassVar[Mapping[str, OptionLimits]] = {}
     # Extra per-deal columns that solve_deals returns, beyond the standard ones.
     extra_columns: ClassVar[tuple[str, ...]] = ()
     # Readable names of the extra columns (figures and tables; default: the column's name).
@@ -140,9 +161,8 @@ class Game:
         if module is not None:
             cls.name, cls.title, cls.deck, cls.flags = (module.NAME, module.TITLE, module.DECK,
                                                          module.FLAGS)
-        unchecked = {o for info in getattr(cls, "solvers", {}).values() for o in info.options
-                     if o not in cls.option_limits}
-        assert not unchecked, f"{cls.__name__}.option_limits lacks {sorted(unchecked)}"
+        if "solvers" in cls.__dict__:
+            cls.default_solver = next(iter(cls.solvers))
 
     def __init__(self):
         self.salt = shuffle.game_salt(self.name)
@@ -212,8 +232,9 @@ class Game:
 
     def solver_options(self, solver: str, options: Mapping[str, Any] | None) -> dict[str, int]:
         """The solver's options with defaults filled in; unknown options and values outside
-        ``option_limits`` are refused."""
-        known = dict(self.solvers[solver].options)
+        their limits are refused."""
+        info = self.solvers[solver]
+        known = info.defaults
         for key, value in (options or {}).items():
             if value is None:
                 continue
@@ -221,7 +242,7 @@ class Game:
                 takes = (f"it takes {', '.join(known)}" if known else "it takes no options")
                 raise VariantError(f"option {key!r} does not apply to {self.name} solver "
                                    f"{solver} ({takes})")
-            limits = self.option_limits[key]
+            limits = info.options[key].limits
             try:
                 known[key] = limits.parse(value)
             except (ValueError, TypeError, OverflowError):
@@ -235,7 +256,9 @@ class Game:
         plus ``extra_columns`` (lists or arrays, one entry per deal; ``moves`` is a list of
         lists of move strings, empty where ``record_moves`` is False and the game leaves them
         out).  A game is a function of its deal (and rules, solver, options) alone."""
-        raise NotImplementedError
+        solver = self.check_solver(solver)
+        return self.solvers[solver].run(self, deals, rules, self.solver_options(solver, options),
+                                        record_moves)
 
     def implies(self, stricter: Rules, looser: Rules) -> bool:
         """True if every move legal under ``stricter`` is legal under ``looser`` (so a deal won
@@ -245,7 +268,7 @@ class Game:
 
     def chunk_size(self, solver: str) -> int:
         """Deals per batch task for this solver."""
-        return self.batch_chunk
+        return self.solvers[self.check_solver(solver)].chunk or self.batch_chunk
 
     def solve(self, deal: np.ndarray | str | int, variant=None, solver: str | None = None,
               **options: Any) -> SolveResult:

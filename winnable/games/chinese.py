@@ -13,33 +13,75 @@ from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
 from ..shuffle import play_stream
 from ..solvers.table import LOSS, OUTCOME_NAMES, WIN
-from .base import Game, OptionLimits, SolverInfo, physical_memory_mb, timed_columns
+from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
+                   timed_columns)
+
+
+def _thoughtful(game, deals, rules, options, record_moves):
+    settings = T.Settings(
+        budget=int(options["budget"]), restart=int(options["restart"]),
+        memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
+        strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
+        occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])))
+    solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
+
+    def search(deal):
+        outcome, score, nodes, line = solver.solve(deal)
+        return OUTCOME_NAMES[int(outcome)], score, nodes, line
+
+    return timed_columns(deals, search, _describe)
+
+
+def _no_peek(solver):
+    """A no-peek player (winnable/solvers/chinese_nopeek.py): it sees what a person sees."""
+    def run(game, deals, rules, options, record_moves):
+        return game.nopeek_columns(deals, rules, solver, options)
+
+    return run
+
+
+# What each option accepts, the same for every solver that takes it.
+LIMITS = {
+    "budget": OptionLimits(1, unit="search nodes"),
+    "restart": OptionLimits(0, unit="nodes per short search; 0: none"),
+    "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
+    "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
+    "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
+    "walks": OptionLimits(0, unit="random playouts"),
+    "lookahead": OptionLimits(0, unit="moves"),
+    "patience": OptionLimits(1, unit="moves without progress"),
+    "samples": OptionLimits(1, NP.MAX_SAMPLES),
+}
+
+
+def _options(**defaults):
+    return {name: Option(default, LIMITS[name]) for name, default in defaults.items()}
 
 
 class Chinese(Game):
     rules_module = R
-    solvers = {
-        "thoughtful": SolverInfo(
+    solvers = solver_table(
+        SolverInfo(
             "thoughtful",
             "depth-first search with every card known; `unknown` past the node budget",
-            {"budget": T.DEFAULT_BUDGET, "restart": T.DEFAULT_RESTART,
-             "memory_mb": T.DEFAULT_MEMORY_MB, "prune": 1, "strategy": 1,
-             "walks": T.DEFAULT_WALKS, "occupation": 1, "classes": 1}),
-        # No-peek players (winnable/solvers/chinese_nopeek.py): they see what a person sees.
-        "strategy": SolverInfo(
+            _thoughtful,
+            _options(budget=T.DEFAULT_BUDGET, restart=T.DEFAULT_RESTART,
+                     memory_mb=T.DEFAULT_MEMORY_MB, prune=1, strategy=1, walks=T.DEFAULT_WALKS,
+                     occupation=1, classes=1)),
+        SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
-            {"lookahead": NP.DEFAULT_LOOKAHEAD, "patience": NP.DEFAULT_PATIENCE}),
-        "sampling": SolverInfo(
+            _no_peek("strategy"),
+            _options(lookahead=NP.DEFAULT_LOOKAHEAD, patience=NP.DEFAULT_PATIENCE), chunk=200),
+        SolverInfo(
             "sampling", "no peeking: solves samples of the unseen cards; plays strategy's move "
-            "unless most samples prove it lost",
-            {"samples": NP.DEFAULT_SAMPLES, "budget": NP.DEFAULT_BUDGET,
-             "lookahead": NP.DEFAULT_LOOKAHEAD, "memory_mb": NP.DEFAULT_MEMORY_MB,
-             "patience": NP.DEFAULT_PATIENCE}),
-        "random": SolverInfo(
-            "random", "no peeking: a uniformly random legal move each turn",
-            {"patience": NP.DEFAULT_PATIENCE}),
-    }
-    default_solver = "thoughtful"
+            "unless most samples prove it lost", _no_peek("sampling"),
+            _options(samples=NP.DEFAULT_SAMPLES, budget=NP.DEFAULT_BUDGET,
+                     lookahead=NP.DEFAULT_LOOKAHEAD, memory_mb=NP.DEFAULT_MEMORY_MB,
+                     patience=NP.DEFAULT_PATIENCE)),
+        SolverInfo(
+            "random", "no peeking: a uniformly random legal move each turn", _no_peek("random"),
+            _options(patience=NP.DEFAULT_PATIENCE), chunk=1000),
+    )
     # 2: the dead-end rule of version 1 could call a winnable deal lost (deal 11); runs stored
     # under version 1 are refused rather than resumed.
     rules_version = 2
@@ -57,22 +99,8 @@ class Chinese(Game):
     # reversible moves instead of the parent-swap rule, Luby restarts that keep proven losses,
     # a budget of 200,000); both solvers search with it.
     solver_versions = {"thoughtful": 5, "sampling": 6, "random": 3}
-    option_limits = {
-        "budget": OptionLimits(1, unit="search nodes"),
-        "restart": OptionLimits(0, unit="nodes per short search; 0: none"),
-        "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
-        "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
-        "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
-        "walks": OptionLimits(0, unit="random playouts"),
-        "lookahead": OptionLimits(0, unit="moves"),
-        "patience": OptionLimits(1, unit="moves without progress"),
-        "samples": OptionLimits(1, NP.MAX_SAMPLES),
-    }
     batch_chunk = 50
     bench_deals = 500
-
-    def chunk_size(self, solver: str) -> int:
-        return {"strategy": 200, "random": 1000}.get(solver, self.batch_chunk)
 
     def implies(self, stricter, looser) -> bool:
         return (stricter != looser
@@ -89,23 +117,6 @@ class Chinese(Game):
         lines.append("stock (onto t1, t2, t3): "
                      + " ".join(code(int(c)) for c in cards[R.STOCK_FIRST:]))
         return "\n".join(lines)
-
-    def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
-        if solver in NP.PLAYERS:
-            return self.nopeek_columns(deals, rules, solver, options)
-        settings = T.Settings(
-            budget=int(options["budget"]), restart=int(options["restart"]),
-            memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
-            strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
-            occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])))
-        solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
-
-        def search(deal):
-            outcome, score, nodes, line = solver.solve(deal)
-            return OUTCOME_NAMES[int(outcome)], score, nodes, line
-
-        return timed_columns(deals, search, _describe)
 
     def nopeek_columns(self, deals: np.ndarray, rules, solver: str, options: Mapping[str, Any],
                        stream: Callable[[np.ndarray], np.ndarray] | None = None

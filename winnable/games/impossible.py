@@ -2,35 +2,68 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
 from .. import shuffle
 from ..cards import code
+from ..outcomes import NAME_OF
 from ..rules import impossible as R
 from ..solvers import impossible as S
-from .base import Game, OptionLimits, SolverInfo, Stopwatch
+from .base import Game, Option, OptionLimits, SolverInfo, Stopwatch, solver_table
 
-OUTCOME_NAMES = np.array(["win", "loss", "unknown"], dtype=object)  # by code: R.WIN, R.LOSS, ...
-assert (R.WIN, R.LOSS, R.UNKNOWN) == (0, 1, 2)
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
 DEFAULT_ROLLOUTS = 8
 
 
+def _player(player):
+    def run(game, deals, rules, options, record_moves):
+        """Games are played one call per game when their moves are recorded; otherwise a whole
+        chunk runs in one kernel call and each game's ``seconds`` is the chunk's average."""
+        codes = R.rule_params(rules)
+        rollouts = options.get("rollouts", 0)  # only the lookahead player rolls out
+        n = len(deals)
+        table = np.zeros((n, 7), dtype=np.int64)
+        seconds = np.empty(n, dtype=np.float64)
+        moves: list[Sequence[str]] = [()] * n
+        salt = np.uint64(game.salt)
+        if not record_moves:
+            clock = Stopwatch()
+            S.play_deals(deals, salt, codes, player, rollouts, table)
+            seconds[:] = clock.seconds() / max(n, 1)
+        else:
+            record = np.empty(MOVE_CAPACITY, dtype=np.int64)
+            for k in range(n):
+                clock = Stopwatch()
+                result = S.play(deals[k], codes, player, rollouts,
+                                shuffle.play_stream(salt, deals[k]), record)
+                seconds[k] = clock.seconds()
+                table[k, :6] = result[:6]
+                table[k, 6] = result[7]
+                moves[k] = [R.format_action(int(a)) for a in record[:result[6]]]
+        columns = {name: table[:, c] for c, name in enumerate(
+            ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
+        columns["outcome"] = NAME_OF[columns["outcome"]]
+        columns["nodes"] = columns["steps"]
+        return {"moves": moves, "seconds": seconds, **columns}
+
+    return run
+
+
 class Impossible(Game):
     rules_module = R
-    solvers = {
-        "random": SolverInfo("random", "uniformly random among the legal actions"),
-        "greedy": SolverInfo("greedy", "picks up at once, uses the fifteen rule at once, covers "
-                             "the pair that brings piles towards 11 cards"),
-        "lookahead": SolverInfo("lookahead", "tries each action in rollouts finished by greedy, "
-                                "with the unseen deck reshuffled (never read)",
-                                {"rollouts": DEFAULT_ROLLOUTS}),
-    }
-    option_limits = {"rollouts": OptionLimits(1, unit="simulated games per action")}
-    default_solver = "greedy"
+    solvers = solver_table(
+        SolverInfo("greedy", "picks up at once, uses the fifteen rule at once, covers the pair "
+                   "that brings piles towards 11 cards", _player(S.GREEDY), chunk=20_000),
+        SolverInfo("random", "uniformly random among the legal actions", _player(S.RANDOM),
+                   chunk=20_000),
+        SolverInfo("lookahead", "tries each action in rollouts finished by greedy, with the "
+                   "unseen deck reshuffled (never read)", _player(S.LOOKAHEAD),
+                   {"rollouts": Option(DEFAULT_ROLLOUTS,
+                                       OptionLimits(1, unit="simulated games per action"))},
+                   chunk=200),
+    )
     # 2: every game draws from its deal's play stream (before: from the stream that dealt deal
     # n, continued), so a deal string replays its game; jokers=0 deals are the 52 cards.
     rules_version = 2
@@ -42,44 +75,9 @@ class Impossible(Game):
     batch_moves = False  # any game is replayed from its deal by `winnable solve`
     bench_deals = 100_000
 
-    def chunk_size(self, solver: str) -> int:
-        return 200 if solver == "lookahead" else 20_000
-
     def deck_for(self, rules) -> np.ndarray:
         return R.DECK if rules["jokers"] else R.DECK_WITHOUT_JOKERS
 
     def layout(self, cards: np.ndarray) -> str:
         return ("deck, top card first (the nine piles are dealt from it, each covered while a "
                 "face card shows):\n  " + " ".join(code(int(c)) for c in cards))
-
-    def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
-        """Games are played one call per game when their moves are recorded; otherwise a whole
-        chunk runs in one kernel call and each game's ``seconds`` is the chunk's average."""
-        fifteen, every, jokers, step_cap = R.rule_params(rules)
-        player = S.PLAYERS[solver]
-        rollouts = int(options.get("rollouts", 0))
-        n = len(deals)
-        table = np.zeros((n, 7), dtype=np.int64)
-        seconds = np.empty(n, dtype=np.float64)
-        moves: list[Sequence[str]] = [()] * n
-        salt = np.uint64(self.salt)
-        if not record_moves:
-            clock = Stopwatch()
-            S.play_deals(deals, salt, fifteen, every, jokers, step_cap, player, rollouts, table)
-            seconds[:] = clock.seconds() / max(n, 1)
-        else:
-            record = np.empty(MOVE_CAPACITY, dtype=np.int64)
-            for k in range(n):
-                clock = Stopwatch()
-                result = S.play(deals[k], fifteen, every, jokers, step_cap, player, rollouts,
-                                shuffle.play_stream(salt, deals[k]), record)
-                seconds[k] = clock.seconds()
-                table[k, :6] = result[:6]
-                table[k, 6] = result[7]
-                moves[k] = [R.format_action(int(a)) for a in record[:result[6]]]
-        columns = {name: table[:, c] for c, name in enumerate(
-            ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
-        columns["outcome"] = OUTCOME_NAMES[columns["outcome"]]
-        columns["nodes"] = columns["steps"]
-        return {"moves": moves, "seconds": seconds, **columns}

@@ -2,39 +2,96 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ..cards import CODES
+from ..outcomes import LOSS, WIN, outcome_name
 from ..rules import nineball as R
 from ..solvers import nineball as S
 from ..solvers import nineball_nopeek as NP
-from .base import Game, SolverInfo, timed_columns
+from .base import Game, SolverInfo, solver_table, timed_columns
+
+
+def _thoughtful(game, deals, rules, options, record_moves):
+    columns = timed_columns(deals, _Thoughtful(rules).search, game.format_line)
+    best = columns["score"].copy()
+    columns["expected_score"] = best.astype(np.float64)
+    columns["win_probability"] = (best >= R.CLEARED_MIN_SCORE).astype(np.float64)
+    return _with_thoughtful(columns, best)
+
+
+def _no_peek(objective):
+    def run(game, deals, rules, options, record_moves):
+        codes = R.rule_params(rules)
+        memo = NP.Scratch()
+        expected: list[float] = []
+        win: list[float] = []
+
+        def search(deal):
+            value, chance, score, expanded, length, _ = NP.nopeek(
+                deal, codes, objective, memo.memo, memo.generation.next(), memo.work, memo.line)
+            expected.append(value)
+            win.append(chance)
+            return outcome_name(_outcome(score)), score, expanded, memo.line[:length]
+
+        columns = timed_columns(deals, search, game.format_line)
+        # The exact values are multiples of 1/720 (NP.DENOMINATOR): snap off float noise.
+        for name, values in (("expected_score", expected), ("win_probability", win)):
+            columns[name] = np.round(np.array(values) * NP.DENOMINATOR) / NP.DENOMINATOR
+        thoughtful = _Thoughtful(rules)
+        best = np.array([thoughtful.search(deal)[1] for deal in deals], dtype=np.int16)
+        return _with_thoughtful(columns, best)
+
+    return run
+
+
+class _Thoughtful:
+    """The exact optimum of deal after deal, in one memo."""
+
+    def __init__(self, rules):
+        self.codes = R.rule_params(rules)
+        self.scratch = S.Scratch()
+
+    def search(self, deal):
+        """(outcome, score, states expanded, line), as ``timed_columns`` takes them."""
+        scratch = self.scratch
+        score, expanded, length = S.thoughtful(deal, self.codes, scratch.memo,
+                                               scratch.generation.next(), scratch.moves,
+                                               scratch.line)
+        return outcome_name(_outcome(score)), score, expanded, scratch.line[:length]
+
+
+def _with_thoughtful(columns, best):
+    """The thoughtful optimum of each deal beside any solver's columns."""
+    columns["thoughtful_score"] = best
+    columns["thoughtful_win"] = best >= R.CLEARED_MIN_SCORE
+    return columns
+
+
+def _outcome(score: int) -> int:
+    return WIN if score >= R.CLEARED_MIN_SCORE else LOSS
 
 
 class Nineball(Game):
     rules_module = R
-    solvers = {
-        "thoughtful": SolverInfo(
+    solvers = solver_table(
+        SolverInfo(
             "thoughtful",
             "exact optimum with every card known: best score, whether a win exists, one "
-            "optimal line of play",
+            "optimal line of play", _thoughtful,
         ),
-        "nopeek-score": SolverInfo(
+        SolverInfo(
             "nopeek-score",
             "exact optimal player that sees only what a person sees (face-down kitchen cards "
             "unknown): maximum expected score, ties broken by win probability; its exact "
-            "values, then its play of the actual deal",
+            "values, then its play of the actual deal", _no_peek(NP.OBJECTIVE_SCORE),
         ),
-        "nopeek-win": SolverInfo(
+        SolverInfo(
             "nopeek-win",
             "as nopeek-score, but maximum probability of clearing the rack, ties broken by "
-            "expected score",
+            "expected score", _no_peek(NP.OBJECTIVE_WIN),
         ),
-    }
-    default_solver = "thoughtful"
+    )
     # Per deal, for every solver: the player's exact expected score and win probability (for
     # thoughtful, its score and 0/1), and the thoughtful optimum of the same deal beside them.
     extra_columns = ("expected_score", "win_probability", "thoughtful_score", "thoughtful_win")
@@ -52,53 +109,3 @@ class Nineball(Game):
     def format_line(self, deal: np.ndarray, line: np.ndarray) -> list[str]:
         return ["+".join(CODES[c] for c in R.group_cards(deal, state, int(group)))
                 for state, group in zip(S.line_states(line), line)]
-
-    def solve_deals(self, deals: np.ndarray, rules, solver: str,
-                    options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
-        kitchen_limit, target_mask, bonus_always = R.rule_params(rules)
-        scratch = S.Scratch()
-        best = np.empty(len(deals), dtype=np.int16)
-
-        def thoughtful(deal):
-            score, expanded, length = S.thoughtful(
-                deal, kitchen_limit, target_mask, bonus_always, scratch.memo_value,
-                scratch.memo_move, scratch.generation.stamps, scratch.generation.next(),
-                scratch.moves, scratch.line)
-            return score, expanded, scratch.line[:length]
-
-        if solver == "thoughtful":
-            def search(deal):
-                score, expanded, line = thoughtful(deal)
-                return _outcome(score), score, expanded, line
-            columns = timed_columns(deals, search, self.format_line)
-            best[:] = columns["score"]
-            columns["expected_score"] = best.astype(np.float64)
-            columns["win_probability"] = (best >= R.CLEARED_MIN_SCORE).astype(np.float64)
-        else:
-            objective = NP.OBJECTIVES[solver]
-            memo = NP.Scratch()
-            expected: list[float] = []
-            win: list[float] = []
-
-            def search(deal):
-                value, chance, score, expanded, length, _ = NP.nopeek(
-                    deal, kitchen_limit, target_mask, bonus_always, objective, memo.keys,
-                    memo.score, memo.win, memo.generation.stamps, memo.generation.next(),
-                    memo.groups, memo.frames, memo.frame_values, memo.line)
-                expected.append(value)
-                win.append(chance)
-                return _outcome(score), score, expanded, memo.line[:length]
-
-            columns = timed_columns(deals, search, self.format_line)
-            # The exact values are multiples of 1/720 (NP.DENOMINATOR): snap off float noise.
-            for name, values in (("expected_score", expected), ("win_probability", win)):
-                columns[name] = np.round(np.array(values) * NP.DENOMINATOR) / NP.DENOMINATOR
-            for i, deal in enumerate(deals):
-                best[i] = thoughtful(deal)[0]
-        columns["thoughtful_score"] = best
-        columns["thoughtful_win"] = best >= R.CLEARED_MIN_SCORE
-        return columns
-
-
-def _outcome(score: int) -> str:
-    return "win" if score >= R.CLEARED_MIN_SCORE else "loss"

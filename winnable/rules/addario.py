@@ -27,6 +27,8 @@ compares them lexicographically.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -69,13 +71,19 @@ def card_values(deal):
     return values
 
 
+class Tableau(NamedTuple):
+    """A position: ``columns[c, r]`` is the deck index at row r + 1 of column c, ``heights[c]``
+    the number of cards in column c, ``state[0]`` the next deck index to draw and ``state[1]``
+    the number of cards discarded."""
+    columns: np.ndarray
+    heights: np.ndarray
+    state: np.ndarray
+
+
 @njit(cache=True)
 def new_tableau():
-    """(columns, heights, state) where columns[c, r] is the deck index at row r + 1 of column
-    c, heights[c] the number of cards in column c, state[0] the next deck index to draw and
-    state[1] the number of cards discarded."""
-    return (np.zeros((COLS, MAX_HEIGHT), dtype=np.int64), np.zeros(COLS, dtype=np.int64),
-            np.zeros(2, dtype=np.int64))
+    return Tableau(np.zeros((COLS, MAX_HEIGHT), dtype=np.int64), np.zeros(COLS, dtype=np.int64),
+                   np.zeros(2, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -169,9 +177,3 @@ def refill_or_deal(columns, heights, state, n_cards):
                 heights[c] = top + 1
                 state[0] += 1
     return True
-
-
-def pair_positions(pair: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """((row, column), (row, column)), 1-based, in reading order."""
-    a, b = divmod(int(pair), 64)
-    return (a // COLS + 1, a % COLS + 1), (b // COLS + 1, b % COLS + 1)

@@ -24,6 +24,14 @@ Rules (defaults; the README gives the reasoning):
   chooses which, and a covering whose pile was taken back lapses).  A game that passes the
   step cap (``step_cap`` decisions) is ``unknown``.
 
+Turns (as ``turn`` says): at a ``DECIDE`` turn the player chooses an action (``legal_actions``)
+and ``apply_action`` plays it as far as the deck allows; when a card is needed and the deck is
+empty the game stops at a ``TAKE_BACK`` turn, where the player chooses which pile to take back
+(``take_back_actions``) and ``take_back_when_empty`` plays on with what the action still owes
+(the coverings and the new pile it had begun).  What is owed is part of the state (``ST_COVER``,
+``ST_COVER_NEXT``, ``ST_TO_START``, ``ST_PENALISED``), so every function here is the whole game
+and the players only choose.
+
 Randomness: the deck starts as the game's deal (top card first) and every shuffle draws from the
 game's play stream, a splitmix64 generator seeded from the deal's cards
 (``winnable.shuffle.play_stream``); the players' random choices draw from it too.  So a game is
@@ -33,15 +41,20 @@ machine.
 State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[slot]`` cards
 and the class of the top card (``CLASS``) in ``size[SLOTS + slot]``; ``order[0:count]`` lists
 the slots of the piles on the table in creation order; the deck is ``deck[0:deck_size]`` with
-its top card last; ``st`` holds the scalars (see ``ST_*``).
+its top card last; ``st`` holds the scalars (see ``ST_*``).  ``State`` bundles the five arrays.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+
+from ..jit import inline_kernel, jit, kernel
 from ..shuffle import shuffle_in_place
+from ..outcomes import LOSS as OUTCOME_LOSS
+from ..outcomes import UNKNOWN as OUTCOME_UNKNOWN
+from ..outcomes import WIN as OUTCOME_WIN
 from ..variants import choice_flag, int_choice_flag, int_flag
 
 NAME = "impossible"
@@ -72,23 +85,44 @@ FLAGS = {
 FIFTEEN_ONCE, FIFTEEN_UNLIMITED, FIFTEEN_OFF = 0, 1, 2
 FIFTEEN_CODES = {"once": FIFTEEN_ONCE, "unlimited": FIFTEEN_UNLIMITED, "off": FIFTEEN_OFF}
 
-# Scalars in st.
-ST_DECK, ST_COUNT, ST_SCORE, ST_TOKEN, ST_PICKUPS, ST_REMOVALS, ST_NEW, ST_STEPS, ST_OUTCOME = range(9)
-ST_LEN = 9
-RUNNING, WIN, LOSS, UNKNOWN = -1, 0, 1, 2
+# Scalars in st.  What an action still owes: ST_COVER, the slot of the pile that needs a card
+# now (-1: none); ST_COVER_NEXT, a pile to cover with at least one card after it (the second of
+# a pair; -1: none); ST_TO_START, new piles still to start, counted as new piles (penalised)
+# when ST_PENALISED is 1 (not in the initial deal).
+(ST_DECK, ST_COUNT, ST_SCORE, ST_TOKEN, ST_PICKUPS, ST_REMOVALS, ST_NEW, ST_STEPS, ST_OUTCOME,
+ ST_COVER, ST_COVER_NEXT, ST_TO_START, ST_PENALISED) = range(13)
+ST_LEN = 13
+RUNNING, WIN, LOSS, UNKNOWN = -1, OUTCOME_WIN, OUTCOME_LOSS, OUTCOME_UNKNOWN
+
+# Whose turn it is (``turn``): the player's choice of action, the player's choice of the pile
+# to take back when a card is needed and the deck is empty, or nobody's (the game is over).
+DECIDE, TAKE_BACK, OVER = 0, 1, 2
 
 # Action codes: kind * 1_000_000 + first * 1000 + second (positions in creation order).
 PICKUP, REMOVE, PAIR, NEW = 0, 1, 2, 3
+INITIAL_PILES = 9
 
 
-def rule_params(rules) -> tuple[int, bool, int, int]:
-    return (FIFTEEN_CODES[rules["fifteen"]], rules["new_pile_penalty"] == "every",
-            int(rules["jokers"]), int(rules["step_cap"]))
+class State(NamedTuple):
+    """A game's arrays (the module docstring says what each holds)."""
+    cards: np.ndarray
+    size: np.ndarray
+    order: np.ndarray
+    deck: np.ndarray
+    st: np.ndarray
 
 
-@njit(cache=True, inline="always")
-def is_face(card):
-    return card < JOKER and card % 13 >= 10
+class RuleCodes(NamedTuple):
+    """The rule flags as the kernels take them."""
+    fifteen: int          # FIFTEEN_ONCE, FIFTEEN_UNLIMITED or FIFTEEN_OFF
+    every_penalty: bool   # new_pile_penalty=every
+    jokers: int
+    step_cap: int
+
+
+def rule_params(rules) -> RuleCodes:
+    return RuleCodes(FIFTEEN_CODES[rules["fifteen"]], rules["new_pile_penalty"] == "every",
+                     int(rules["jokers"]), int(rules["step_cap"]))
 
 
 # The class of a card on top of a pile: 0 a joker, 1-13 its rank (A-K; 11-13 are the face
@@ -99,26 +133,21 @@ PAIRS_WITH = np.array([(1 << 14) - 1] + [(1 << (11 - c)) | 1 for c in range(1, 1
                       dtype=np.int64)
 
 
-@njit(cache=True)
-def new_game(deal, jokers):
-    cards, size, order, deck, st = new_state()
-    start_game(deal, jokers, size, deck, st)
-    return cards, size, order, deck, st
-
-
-@njit(cache=True)
+@jit
 def new_state():
     """Empty state arrays (allocated once, reused game after game by ``start_game``)."""
-    return (np.empty((SLOTS, HEIGHT), dtype=np.int8), np.zeros(2 * SLOTS, dtype=np.int64),
-            np.zeros(SLOTS, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
-            np.zeros(ST_LEN, dtype=np.int64))
+    return State(np.empty((SLOTS, HEIGHT), dtype=np.int8), np.zeros(2 * SLOTS, dtype=np.int64),
+                 np.zeros(SLOTS, dtype=np.int64), np.zeros(N_CARDS, dtype=np.int64),
+                 np.zeros(ST_LEN, dtype=np.int64))
 
 
-@njit(cache=True, inline="always")
-def start_game(deal, jokers, size, deck, st):
-    """Set up a game in existing state arrays: no pile, the deal as the deck, score 10."""
+@inline_kernel
+def _set_up(deal, jokers, size, deck, st):
+    """No pile, the deal as the deck, score 10, nothing owed."""
     size[:] = 0
     st[:] = 0
+    st[ST_COVER] = -1
+    st[ST_COVER_NEXT] = -1
     n = 0
     for i in range(deal.shape[0] - 1, -1, -1):  # top card last
         if deal[i] < JOKER or jokers > 0:
@@ -129,7 +158,7 @@ def start_game(deal, jokers, size, deck, st):
     st[ST_OUTCOME] = RUNNING
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def copy_state(cards, size, order, st, to_cards, to_size, to_order, to_st):
     """Copy the table and the scalars (not the deck): the piles on the table, their sizes (every
     other slot empty) and their order."""
@@ -144,18 +173,18 @@ def copy_state(cards, size, order, st, to_cards, to_size, to_order, to_st):
         to_st[i] = st[i]
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def top_class(size, slot):
     """The class (``CLASS``) of the card on top of the pile in ``slot``."""
     return size[SLOTS + slot]
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def face_on_top(size, slot):
     return top_class(size, slot) > 10
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def change_score(st, delta):
     before = st[ST_SCORE]
     st[ST_SCORE] += delta
@@ -165,7 +194,7 @@ def change_score(st, delta):
         st[ST_OUTCOME] = LOSS
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def removal_available(st, fifteen):
     if fifteen == FIFTEEN_ONCE:
         return st[ST_TOKEN] == 1
@@ -174,7 +203,7 @@ def removal_available(st, fifteen):
     return False
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def position_of(order, st, slot):
     for k in range(st[ST_COUNT]):
         if order[k] == slot:
@@ -182,7 +211,7 @@ def position_of(order, st, slot):
     return -1
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def take_back(cards, size, order, deck, st, rng, position):
     """Put the pile at ``position`` into the deck and shuffle the deck."""
     slot = order[position]
@@ -196,7 +225,7 @@ def take_back(cards, size, order, deck, st, rng, position):
     shuffle_in_place(deck[:st[ST_DECK]], rng)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def pick_up(cards, size, order, deck, st, rng, position):
     take_back(cards, size, order, deck, st, rng, position)
     st[ST_PICKUPS] += 1
@@ -205,7 +234,7 @@ def pick_up(cards, size, order, deck, st, rng, position):
         st[ST_OUTCOME] = WIN
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def remove(cards, size, order, deck, st, rng, position, fifteen):
     take_back(cards, size, order, deck, st, rng, position)
     st[ST_REMOVALS] += 1
@@ -215,7 +244,7 @@ def remove(cards, size, order, deck, st, rng, position, fifteen):
         st[ST_OUTCOME] = WIN
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def place(cards, size, st, slot, card):
     before = size[slot]
     cards[slot, before] = card
@@ -225,13 +254,13 @@ def place(cards, size, st, slot, card):
         change_score(st, -1)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def draw(deck, st):
     st[ST_DECK] -= 1
     return deck[st[ST_DECK]]
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def free_slot(size):
     """A slot for a new pile (a pile on the table always holds a card)."""
     for slot in range(SLOTS):
@@ -240,7 +269,7 @@ def free_slot(size):
     return -1
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def pairs_of(size, order, st, out, classes):
     """Pairs of positions (i < j) whose tops sum to 11, written to ``out`` (as PAIR codes, i
     then j ascending); returns how many.  ``classes`` is scratch."""
@@ -256,7 +285,7 @@ def pairs_of(size, order, st, out, classes):
     return n
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def legal_actions(size, order, st, fifteen, out, classes):
     """Every action at a decision point, in a fixed order: pick-ups, removals, then the pairs
     (or the new pile when there is none).  ``classes`` is scratch."""
@@ -277,9 +306,10 @@ def legal_actions(size, order, st, fifteen, out, classes):
     return n + m
 
 
-@njit(cache=True, inline="always")
-def emergency_actions(size, order, st, fifteen, out):
-    """What may be done when a card is needed and the deck is empty."""
+@inline_kernel
+def take_back_actions(size, order, st, fifteen, out):
+    """What may be done at a TAKE_BACK turn (a card is needed and the deck is empty): pick-ups,
+    then removals, in the order of the piles."""
     n = 0
     for i in range(st[ST_COUNT]):
         if size[order[i]] >= 11:
@@ -290,6 +320,125 @@ def emergency_actions(size, order, st, fifteen, out):
             out[n] = REMOVE * 1_000_000 + i * 1000
             n += 1
     return n
+
+
+@inline_kernel
+def _can_take_back(size, order, st, fifteen):
+    if removal_available(st, fifteen) and st[ST_COUNT] > 0:
+        return True
+    for i in range(st[ST_COUNT]):
+        if size[order[i]] >= 11:
+            return True
+    return False
+
+
+@inline_kernel
+def _take_back_by_code(game, rng, fifteen, action):
+    position = (action // 1000) % 1000
+    if action // 1_000_000 == PICKUP:
+        pick_up(game.cards, game.size, game.order, game.deck, game.st, rng, position)
+    else:
+        remove(game.cards, game.size, game.order, game.deck, game.st, rng, position, fifteen)
+
+
+@inline_kernel
+def _start_pile(game, every_penalty):
+    cards, size, order, deck, st = game
+    st[ST_TO_START] -= 1
+    slot = free_slot(size)
+    place(cards, size, st, slot, draw(deck, st))
+    order[st[ST_COUNT]] = slot
+    st[ST_COUNT] += 1
+    if st[ST_PENALISED]:
+        st[ST_NEW] += 1
+        if every_penalty or st[ST_COUNT] > INITIAL_PILES:
+            change_score(st, -1)
+    if face_on_top(size, slot):
+        st[ST_COVER] = slot
+
+
+@kernel
+def _play_on(game, rules):
+    """Do what the last action still owes (``ST_COVER``, ``ST_COVER_NEXT``, ``ST_TO_START``) as
+    far as the deck allows.  When a card is needed from an empty deck the game waits for the
+    player's TAKE_BACK choice, or is lost if no pile can be taken back."""
+    cards, size, order, deck, st = game
+    while st[ST_OUTCOME] == RUNNING:
+        slot = st[ST_COVER]
+        if slot >= 0:
+            if st[ST_DECK] == 0:
+                break
+            place(cards, size, st, slot, draw(deck, st))
+            if not face_on_top(size, slot):
+                st[ST_COVER] = -1
+        elif st[ST_COVER_NEXT] >= 0:
+            # Only a pile taken back while the deck was empty leaves the table meanwhile (no
+            # pile is started between the two coverings, so its slot is not reused).
+            if position_of(order, st, st[ST_COVER_NEXT]) >= 0:
+                st[ST_COVER] = st[ST_COVER_NEXT]
+            st[ST_COVER_NEXT] = -1
+        elif st[ST_TO_START] > 0:
+            if st[ST_DECK] == 0:
+                break
+            _start_pile(game, rules.every_penalty)
+        else:
+            return
+    if st[ST_OUTCOME] == RUNNING and not _can_take_back(size, order, st, rules.fifteen):
+        st[ST_OUTCOME] = LOSS
+
+
+@kernel
+def start_game(game, deal, rules):
+    """Set up a game in ``game`` (a ``State``, reused game after game): the deal as the deck,
+    score 10, then the nine piles dealt, each covered while a face card shows."""
+    _set_up(deal, rules.jokers, game.size, game.deck, game.st)
+    game.st[ST_TO_START] = INITIAL_PILES
+    game.st[ST_PENALISED] = 0
+    _play_on(game, rules)
+
+
+@inline_kernel
+def turn(st, step_cap):
+    """Whose turn it is: DECIDE, TAKE_BACK or OVER.  At the step cap a DECIDE turn ends the game
+    as unknown (TAKE_BACK turns finish the action under way)."""
+    if st[ST_OUTCOME] != RUNNING:
+        return OVER
+    if st[ST_COVER] >= 0 or st[ST_TO_START] > 0:
+        return TAKE_BACK
+    if st[ST_STEPS] >= step_cap:
+        st[ST_OUTCOME] = UNKNOWN
+        return OVER
+    return DECIDE
+
+
+@kernel
+def apply_action(game, rng, rules, action):
+    """Play an action of ``legal_actions`` at a DECIDE turn (a step)."""
+    st = game.st
+    st[ST_STEPS] += 1
+    kind = action // 1_000_000
+    if kind == PICKUP or kind == REMOVE:
+        _take_back_by_code(game, rng, rules.fifteen, action)
+        return
+    if kind == PAIR:
+        st[ST_COVER] = game.order[(action // 1000) % 1000]  # covered with at least one card
+        st[ST_COVER_NEXT] = game.order[action % 1000]
+    else:
+        st[ST_TO_START] = 1
+        st[ST_PENALISED] = 1
+    _play_on(game, rules)
+
+
+@kernel
+def take_back_when_empty(game, rng, rules, action):
+    """Play an action of ``take_back_actions`` at a TAKE_BACK turn (a step), then what the
+    action under way still owes; a covering whose pile was taken back lapses."""
+    st = game.st
+    st[ST_STEPS] += 1
+    _take_back_by_code(game, rng, rules.fifteen, action)
+    if st[ST_COVER] >= 0 and position_of(game.order, st, st[ST_COVER]) < 0:
+        st[ST_COVER] = -1
+    _play_on(game, rules)
 
 
 EMERGENCY = 10_000_000  # added to an action taken when a card was needed and the deck was empty

@@ -28,6 +28,8 @@ kitchen_pile_bits << 9``: the rack cards it removes and the piles whose top it u
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -44,7 +46,6 @@ FULL_RACK = (1 << RACK) - 1
 N_STATES = (1 << RACK) * 64
 INITIAL_STATE = FULL_RACK * 64 + 3 * 16 + 3 * 4 + 3
 MAX_GROUPS = 512  # generous bound on legal groups in one position (the true maximum is < 200)
-MAX_SCORE = 28
 CLEARED_MIN_SCORE = RACK + 10  # a cleared rack scores at least this; no other end does
 
 DECK = np.array(sorted(card_id(r, s) for s in "DH" for r in "A23456789"), dtype=np.int8)
@@ -73,12 +74,18 @@ COVERERS = np.array(
 RACK_ROWS = ((0,), (1, 2), (3, 4, 5), (6, 7), (8,))
 
 
-def rule_params(rules) -> tuple[int, int, bool]:
-    """(kitchen_per_group, target bitmask, kitchen bonus always) for the kernels."""
+class RuleCodes(NamedTuple):
+    """The rule flags as the kernels take them."""
+    kitchen_limit: int    # kitchen_per_group
+    target_mask: int      # bit t set: a group may sum to t
+    bonus_always: bool    # kitchen_bonus=always
+
+
+def rule_params(rules) -> RuleCodes:
     mask = 0
     for t in rules["targets"]:
         mask |= 1 << t
-    return int(rules["kitchen_per_group"]), mask, rules["kitchen_bonus"] == "always"
+    return RuleCodes(int(rules["kitchen_per_group"]), mask, rules["kitchen_bonus"] == "always")
 
 
 @njit(cache=True)

@@ -1,7 +1,8 @@
 """Solitario di Addario players and solver.
 
 * ``first``: plays the deal as written: among the pairs of the top tier it takes the first
-  (pairs compared by their two positions in reading order).  The canonical as-dealt result.
+  (pairs compared by their two positions in reading order).  The canonical as-dealt result:
+  ``play_line`` with no choices given.
 * ``thoughtful``: searches every choice of pair, with every card known.  Depth-first over the
   positions where the top tier offers more than one pair (everything else is forced), with a
   transposition table over the exact position (columns of deck indices and the deck pointer).
@@ -14,39 +15,71 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+
+from ..jit import jit
 from ..rules import addario as R
-from .table import Generation
+from .table import Generation, hash_words, stamped_slot
 
 MAX_DEPTH = R.N_CARDS // 2 + 1
 TABLE_BITS = 16
 TABLE_SIZE = 1 << TABLE_BITS
 MAX_PROBE = 32
-KEY_WORDS = 5
+KEY_WORDS = 5  # the four columns (a base-64 number of deck indices each) and the deck pointer
+UNSOLVED = -1  # the value of a position on the search's current line
+
+
+class Deal(NamedTuple):
+    """What a search knows of the deal: each deck index's value, how many cards may be drawn
+    (the no-peek player searches only the cards drawn so far), and the column_free_equal
+    flag."""
+    values: np.ndarray
+    n_cards: int
+    cfe: bool
+
+
+class Memo(NamedTuple):
+    """Best scores of the positions searched, by exact position (stamped slots, table.py)."""
+    keys: np.ndarray     # (TABLE_SIZE, KEY_WORDS)
+    values: np.ndarray   # best cards discarded from the position; UNSOLVED while on the line
+    stamps: np.ndarray   # the generation that wrote each slot
+
+
+class Stack(NamedTuple):
+    """The search's choice points, one row each: the position, the pairs on offer, the next
+    choice to try, the best value found below, the memo slot claimed (-1: none)."""
+    columns: np.ndarray
+    heights: np.ndarray
+    state: np.ndarray
+    pairs: np.ndarray
+    count: np.ndarray
+    next: np.ndarray
+    best: np.ndarray
+    slot: np.ndarray
 
 
 class Scratch:
     def __init__(self):
-        self.keys = np.zeros((TABLE_SIZE, KEY_WORDS), dtype=np.int64)
-        self.values = np.zeros(TABLE_SIZE, dtype=np.int64)
         self.generation = Generation(TABLE_SIZE)
-        self.stamps = self.generation.stamps
+        self.memo = Memo(np.zeros((TABLE_SIZE, KEY_WORDS), dtype=np.int64),
+                         np.zeros(TABLE_SIZE, dtype=np.int64), self.generation.stamps)
         self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.moves = np.zeros(MAX_DEPTH, dtype=np.int64)
 
 
-@njit(cache=True)
-def _advance(columns, heights, state, values, n_cards, cfe, pairs, moves, n_moves):
+@jit
+def _advance(tableau, deal, pairs, moves, n_moves):
     """Play forced steps (a single pair in the top tier, refills, new rows) until a choice or
     the end.  Returns (number of pairs offered: 0 at the end, >= 2 at a choice; pairs removed;
     moves recorded so far).  ``moves`` may be empty to record nothing."""
+    columns, heights, state = tableau
     removed = 0
     while True:
-        n = R.top_tier_pairs(columns, heights, values, cfe, pairs)
+        n = R.top_tier_pairs(columns, heights, deal.values, deal.cfe, pairs)
         if n == 0:
-            if not R.refill_or_deal(columns, heights, state, n_cards):
+            if not R.refill_or_deal(columns, heights, state, deal.n_cards):
                 return 0, removed, n_moves
         elif n == 1:
             if moves.shape[0] > 0:
@@ -58,7 +91,7 @@ def _advance(columns, heights, state, values, n_cards, cfe, pairs, moves, n_move
             return n, removed, n_moves
 
 
-@njit(cache=True)
+@jit
 def _move_code(columns, pair):
     """A pair as the deck indices of its two cards, in reading order: first * 64 + second."""
     a = pair // 64
@@ -66,26 +99,9 @@ def _move_code(columns, pair):
     return columns[a % R.COLS, a // R.COLS] * 64 + columns[b % R.COLS, b // R.COLS]
 
 
-@njit(cache=True)
-def first(deal, cfe, moves):
-    values = R.card_values(deal)
-    columns, heights, state = R.new_tableau()
-    pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
-    n_moves = 0
-    while True:
-        n = R.top_tier_pairs(columns, heights, values, cfe, pairs)
-        if n == 0:
-            if not R.refill_or_deal(columns, heights, state, deal.shape[0]):
-                break
-        else:
-            moves[n_moves] = _move_code(columns, pairs[0])
-            n_moves += 1
-            R.remove_pair(heights, state, pairs[0])
-    return state[1], n_moves, n_moves
-
-
-@njit(cache=True)
-def _key(columns, heights, state, key):
+@jit
+def _key(tableau, key):
+    columns, heights, state = tableau
     for c in range(R.COLS):
         word = 0
         for r in range(heights[c]):
@@ -94,92 +110,89 @@ def _key(columns, heights, state, key):
     key[4] = state[0]
 
 
-@njit(cache=True)
-def _slot(key, keys, stamps, stamp, insert):
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(KEY_WORDS):
-        h = (h ^ np.uint64(key[w])) * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    i = np.int64(h >> np.uint64(64 - TABLE_BITS))
-    for _ in range(MAX_PROBE):
-        if stamps[i] != stamp:
-            return i if insert else -1
-        same = True
-        for w in range(KEY_WORDS):
-            if keys[i, w] != key[w]:
-                same = False
-                break
-        if same:
-            return i
-        i = (i + 1) & (TABLE_SIZE - 1)
-    return -1
+@jit
+def _stored(memo, key, stamp):
+    """The memo slot holding ``key`` in this generation, or -1."""
+    s = stamped_slot(memo.keys, key, _start(key), memo.stamps, stamp, MAX_PROBE)
+    return s if s >= 0 and memo.stamps[s] == stamp else -1
 
 
-@njit(cache=True)
-def _push(sp, columns, heights, state, n, key, C, H, S, count, nxt, best, slot,
-          keys, table_values, stamps, stamp):
-    """Open a choice point on the search stack; its table slot is claimed at once (value -1
-    until solved).  Returns the new stack size."""
-    C[sp] = columns
-    H[sp] = heights
-    S[sp] = state
-    count[sp] = n
-    nxt[sp] = 0
-    best[sp] = -1
-    s = _slot(key, keys, stamps, stamp, True)
-    slot[sp] = s
+@jit
+def _claim(memo, key, stamp):
+    """A memo slot for ``key``, marked UNSOLVED until its value is known (-1: none free)."""
+    s = stamped_slot(memo.keys, key, _start(key), memo.stamps, stamp, MAX_PROBE)
     if s >= 0:
-        stamps[s] = stamp
-        keys[s, :] = key
-        table_values[s] = -1
+        memo.stamps[s] = stamp
+        memo.keys[s, :] = key
+        memo.values[s] = UNSOLVED
+    return s
+
+
+@jit
+def _start(key):
+    return np.int64(hash_words(key) >> np.uint64(64 - TABLE_BITS))
+
+
+@jit
+def _push(stack, sp, tableau, n, key, memo, stamp):
+    """Open a choice point on the search stack; its memo slot is claimed at once.  Returns the
+    new stack size."""
+    stack.columns[sp] = tableau.columns
+    stack.heights[sp] = tableau.heights
+    stack.state[sp] = tableau.state
+    stack.count[sp] = n
+    stack.next[sp] = 0
+    stack.best[sp] = -1
+    stack.slot[sp] = _claim(memo, key, stamp)
     return sp + 1
 
 
-@njit(cache=True)
-def search(columns0, heights0, state0, values, n_cards, cfe, budget,
-           keys, table_values, stamps, stamp, best_path):
-    """Best number of cards discarded from the given position over every choice of pair.
+@jit
+def new_stack():
+    return Stack(np.empty((MAX_DEPTH, R.COLS, R.MAX_HEIGHT), dtype=np.int64),
+                 np.empty((MAX_DEPTH, R.COLS), dtype=np.int64),
+                 np.empty((MAX_DEPTH, 2), dtype=np.int64),
+                 np.empty((MAX_DEPTH, R.MAX_PAIRS), dtype=np.int64),
+                 np.empty(MAX_DEPTH, dtype=np.int64), np.empty(MAX_DEPTH, dtype=np.int64),
+                 np.empty(MAX_DEPTH, dtype=np.int64), np.empty(MAX_DEPTH, dtype=np.int64))
+
+
+@jit
+def search(start, deal, budget, memo, stamp, best_path):
+    """Best number of cards discarded from the position ``start`` over every choice of pair.
     Returns (best, nodes, complete, path length); ``best_path`` holds the choice (index into
     the sorted top-tier pairs) at each choice point of a best line."""
-    C = np.empty((MAX_DEPTH, R.COLS, R.MAX_HEIGHT), dtype=np.int64)
-    H = np.empty((MAX_DEPTH, R.COLS), dtype=np.int64)
-    S = np.empty((MAX_DEPTH, 2), dtype=np.int64)
-    P = np.empty((MAX_DEPTH, R.MAX_PAIRS), dtype=np.int64)
-    count = np.empty(MAX_DEPTH, dtype=np.int64)
-    nxt = np.empty(MAX_DEPTH, dtype=np.int64)
-    best = np.empty(MAX_DEPTH, dtype=np.int64)
-    slot = np.empty(MAX_DEPTH, dtype=np.int64)
+    stack = new_stack()
+    P, count, nxt, best, slot = stack.pairs, stack.count, stack.next, stack.best, stack.slot
     key = np.empty(KEY_WORDS, dtype=np.int64)
     no_moves = np.empty(0, dtype=np.int64)
-    columns = columns0.copy()
-    heights = heights0.copy()
-    state = state0.copy()
+    tableau = R.Tableau(start.columns.copy(), start.heights.copy(), start.state.copy())
+    columns, heights, state = tableau
+    n_cards = deal.n_cards
 
-    n, nodes, _ = _advance(columns, heights, state, values, n_cards, cfe, P[0], no_moves, 0)
+    n, nodes, _ = _advance(tableau, deal, P[0], no_moves, 0)
     if n == 0:
         return state[1], nodes, True, 0
     global_best = -1
     path_len = 0
-    _key(columns, heights, state, key)
-    s = _slot(key, keys, stamps, stamp, False)
-    if s >= 0 and table_values[s] >= 0:
+    _key(tableau, key)
+    s = _stored(memo, key, stamp)
+    if s >= 0 and memo.values[s] >= 0:
         # Already solved (a later call for the same position); its line is not kept.
-        return table_values[s], nodes, True, 0
+        return memo.values[s], nodes, True, 0
     complete = True
-    sp = _push(0, columns, heights, state, n, key, C, H, S, count, nxt, best, slot,
-               keys, table_values, stamps, stamp)
+    sp = _push(stack, 0, tableau, n, key, memo, stamp)
     while sp > 0:
         d = sp - 1
         if nxt[d] < count[d] and best[d] < n_cards and nodes < budget:
             choice = nxt[d]
             nxt[d] += 1
-            columns[:, :] = C[d]
-            heights[:] = H[d]
-            state[:] = S[d]
+            columns[:, :] = stack.columns[d]
+            heights[:] = stack.heights[d]
+            state[:] = stack.state[d]
             R.remove_pair(heights, state, P[d, choice])
             nodes += 1
-            n, removed, _ = _advance(columns, heights, state, values, n_cards, cfe, P[sp],
-                                     no_moves, 0)
+            n, removed, _ = _advance(tableau, deal, P[sp], no_moves, 0)
             nodes += removed
             if n == 0:
                 value = state[1]
@@ -191,37 +204,38 @@ def search(columns0, heights0, state0, values, n_cards, cfe, budget,
                 if value > best[d]:
                     best[d] = value
                 continue
-            _key(columns, heights, state, key)
-            s = _slot(key, keys, stamps, stamp, False)
+            _key(tableau, key)
+            s = _stored(memo, key, stamp)
             if s >= 0:
-                if table_values[s] > best[d]:
-                    best[d] = table_values[s]
+                if memo.values[s] > best[d]:
+                    best[d] = memo.values[s]
                 continue
-            sp = _push(sp, columns, heights, state, n, key, C, H, S, count, nxt, best, slot,
-                       keys, table_values, stamps, stamp)
+            sp = _push(stack, sp, tableau, n, key, memo, stamp)
             continue
         else:
             if nxt[d] < count[d] and best[d] < n_cards:
                 complete = False  # budget spent with choices left unexplored
             if complete and slot[d] >= 0:
-                table_values[slot[d]] = best[d]
+                memo.values[slot[d]] = best[d]
             sp -= 1
             if sp > 0 and best[d] > best[sp - 1]:
                 best[sp - 1] = best[d]
     return global_best, nodes, complete, path_len
 
 
-@njit(cache=True)
+@jit
 def play_line(deal, cfe, path, path_len, moves):
-    """Replay a line given by its choices at the choice points; returns (score, moves)."""
-    values = R.card_values(deal)
-    columns, heights, state = R.new_tableau()
+    """Replay a line given by its choices at the choice points (the first pair of the top tier
+    past ``path_len``: ``path_len`` 0 plays the deal as written, the ``first`` player); returns
+    (score, moves)."""
+    known = Deal(R.card_values(deal), deal.shape[0], cfe)
+    tableau = R.new_tableau()
+    columns, heights, state = tableau
     pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
     n_moves = 0
     k = 0
     while True:
-        n, _, n_moves = _advance(columns, heights, state, values, deal.shape[0], cfe, pairs,
-                                 moves, n_moves)
+        n, _, n_moves = _advance(tableau, known, pairs, moves, n_moves)
         if n == 0:
             return state[1], n_moves
         choice = path[k] if k < path_len else 0
@@ -231,41 +245,45 @@ def play_line(deal, cfe, path, path_len, moves):
         R.remove_pair(heights, state, pairs[choice])
 
 
-@njit(cache=True)
-def thoughtful(deal, cfe, budget, keys, table_values, stamps, stamp, path, moves):
-    values = R.card_values(deal)
-    columns, heights, state = R.new_tableau()
-    best, nodes, complete, path_len = search(columns, heights, state, values, deal.shape[0],
-                                             cfe, budget, keys, table_values, stamps, stamp,
-                                             path)
+@jit
+def thoughtful(deal, cfe, budget, memo, stamp, path, moves):
+    best, nodes, complete, path_len = search(R.new_tableau(),
+                                             Deal(R.card_values(deal), deal.shape[0], cfe),
+                                             budget, memo, stamp, path)
     score, n_moves = play_line(deal, cfe, path, path_len, moves)
     return score, nodes, n_moves, complete
 
 
-@njit(cache=True)
-def nopeek(deal, cfe, keys, table_values, stamps, first_stamp, path, moves):
-    """Returns (score, nodes, moves, stamps used)."""
+# The most choice points in a game, each the first of its generation (stamps reserved per deal).
+NOPEEK_STAMPS = MAX_DEPTH
+
+
+@jit
+def nopeek(deal, cfe, memo, first_stamp, path, moves):
+    """Returns (score, nodes, moves); uses the stamps from ``first_stamp`` on, one per choice
+    point (at most NOPEEK_STAMPS)."""
     values = R.card_values(deal)
-    columns, heights, state = R.new_tableau()
+    known = Deal(values, deal.shape[0], cfe)
+    tableau = R.new_tableau()
+    columns, heights, state = tableau
     pairs = np.empty(R.MAX_PAIRS, dtype=np.int64)
     n_moves = 0
     nodes = 0
     stamp = first_stamp
     while True:
-        n, removed, n_moves = _advance(columns, heights, state, values, deal.shape[0], cfe,
-                                       pairs, moves, n_moves)
+        n, removed, n_moves = _advance(tableau, known, pairs, moves, n_moves)
         nodes += removed
         if n == 0:
-            return state[1], nodes, n_moves, stamp - first_stamp
+            return state[1], nodes, n_moves
         best_choice = 0
         best_value = -1
         for choice in range(n):
             h = heights.copy()
             s = state.copy()
             R.remove_pair(h, s, pairs[choice])
-            # The deck is unknown: search the table as if it were empty (n_cards = drawn).
-            value, used, _, _ = search(columns, h, s, values, state[0], cfe, 1 << 40, keys,
-                                       table_values, stamps, stamp, path)
+            # The deck is unknown: search the table as if it were empty (the cards drawn).
+            value, used, _, _ = search(R.Tableau(columns, h, s), Deal(values, state[0], cfe),
+                                       1 << 40, memo, stamp, path)
             nodes += used + 1
             if value > best_value:
                 best_value = value

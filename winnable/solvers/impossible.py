@@ -1,17 +1,19 @@
 """Impossible: players.  The deck is reshuffled during play, so no deal can be solved in
-advance; each player plays the game, drawing every random number from the deal's play stream
+advance; each player plays the game (``winnable.rules.impossible``: the players only choose),
+drawing every random number from the deal's play stream
 (``winnable.shuffle.play_stream``), so a deal replays exactly.
 
 * ``random``: at each decision point, uniformly among every legal action (each pick-up, each
   fifteen removal, each pair to cover, or the new pile); when the deck runs out, uniformly among
-  the piles that may be taken back.
+  the piles that may be taken back (a TAKE_BACK turn).
 * ``greedy``: holds piles of 11 cards or more until every pile on the table can be picked up,
   then picks them all up (the smallest first); uses a fifteen removal at once, on the smallest
   pile; otherwise covers the pair with the highest worth, where a pile of s cards is worth s
   while s <= 10 (covering brings it towards a pick-up) and -10 from 11 cards on (covering it
   costs a point), and a joker on top costs 3 (it is kept as a wild card); ties go to the pair
-  that comes first.  When the deck runs out it takes back the largest pile it may (a fifteen
-  removal of the smallest pile if none can be picked up).
+  that comes first.  When a card is needed and the deck is empty (the rules' TAKE_BACK turn)
+  it takes back the largest pile it may (a fifteen removal of the smallest pile if none can be
+  picked up).
 * ``lookahead``: at each decision point with a choice, tries every action in ``rollouts``
   simulated games finished by the greedy player, each from the current table with the unseen
   deck shuffled afresh (the player never reads the real deck order), and takes the action with
@@ -21,19 +23,20 @@ advance; each player plays the game, drawing every random number from the deal's
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+
+from ..jit import inline_kernel, jit, kernel
 from ..rules import impossible as R
 from ..shuffle import play_stream, shuffle_in_place, splitmix_next, uniform_below
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
-PLAYERS = {"random": RANDOM, "greedy": GREEDY, "lookahead": LOOKAHEAD}
 MAX_ACTIONS = 2048
 WIN_BONUS = 100
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _largest_to_pick_up(size, order, st):
     """The largest pile of 11 cards or more (the first on a tie), or -1."""
     best = -1
@@ -44,7 +47,7 @@ def _largest_to_pick_up(size, order, st):
     return best
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _smallest(size, order, st):
     best = 0
     for i in range(1, st[R.ST_COUNT]):
@@ -68,7 +71,7 @@ JOKER_COST = 3
 NO_KEY = -(1 << 40)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def greedy_action(size, order, st, fifteen, best):
     """The greedy player's decision (``best`` is a scratch array of 16 entries).
 
@@ -110,145 +113,82 @@ def greedy_action(size, order, st, fifteen, best):
     return R.PAIR * 1_000_000 + (63 - ((pair >> 6) & 63)) * 1000 + 63 - (pair & 63)
 
 
-@njit(cache=True, _nrt=False)
-def emergency_choice(size, order, st, fifteen, player, rng, buffer):
-    """The action taken when a card is needed and the deck is empty (-1: none, the game is
-    lost)."""
+@kernel
+def take_back_choice(size, order, st, fifteen, player, rng, buffer):
+    """The pile the player takes back at a TAKE_BACK turn (the rules have checked that one can
+    be): ``random`` uniformly among them, the others as ``greedy`` (the largest pile that may
+    be picked up, else a fifteen removal of the smallest)."""
     if player == RANDOM:
-        n = R.emergency_actions(size, order, st, fifteen, buffer)
-        return buffer[uniform_below(rng, n)] if n > 0 else -1
+        n = R.take_back_actions(size, order, st, fifteen, buffer)
+        return buffer[uniform_below(rng, n)]
     best = _largest_to_pick_up(size, order, st)
     if best >= 0:
         return R.PICKUP * 1_000_000 + best * 1000
-    if R.removal_available(st, fifteen) and st[R.ST_COUNT] > 0:
-        return R.REMOVE * 1_000_000 + _smallest(size, order, st) * 1000
-    return -1
+    return R.REMOVE * 1_000_000 + _smallest(size, order, st) * 1000
 
 
-@njit(cache=True, inline="always")
-def _take_back_by_code(cards, size, order, deck, st, rng, action, fifteen):
-    position = (action // 1000) % 1000
-    if action // 1_000_000 == R.PICKUP:
-        R.pick_up(cards, size, order, deck, st, rng, position)
-    else:
-        R.remove(cards, size, order, deck, st, rng, position, fifteen)
-
-
-@njit(cache=True, _nrt=False)
-def _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter):
-    action = emergency_choice(size, order, st, fifteen, player, rng, buffer)
-    if action < 0:
-        st[R.ST_OUTCOME] = R.LOSS
-        return
-    st[R.ST_STEPS] += 1
+@inline_kernel
+def _record(moves, counter, action):
+    """Keep the action in ``moves`` while it has room; ``counter`` counts them all."""
     if counter[0] < moves.shape[0]:
-        moves[counter[0]] = action + R.EMERGENCY
+        moves[counter[0]] = action
     counter[0] += 1
-    _take_back_by_code(cards, size, order, deck, st, rng, action, fifteen)
 
 
-@njit(cache=True, _nrt=False)
-def _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, slot,
-           at_least_one):
-    need = at_least_one or R.face_on_top(size, slot)
-    while need and st[R.ST_OUTCOME] == R.RUNNING:
-        if st[R.ST_DECK] == 0:
-            _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter)
-            if R.position_of(order, st, slot) < 0:
-                return  # the pile was taken back while the deck was empty: covering lapses
-            continue
-        R.place(cards, size, st, slot, R.draw(deck, st))
-        need = R.face_on_top(size, slot)
-
-
-@njit(cache=True, _nrt=False)
-def _new_pile(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
-              counter, penalised):
-    while st[R.ST_DECK] == 0:
-        _emergency(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter)
-        if st[R.ST_OUTCOME] != R.RUNNING:
+@kernel
+def finish_greedy(game, rng, rules, scratch, buffer):
+    """Play on with the greedy player (the lookahead's rollouts; nothing recorded)."""
+    while True:
+        turn = R.turn(game.st, rules.step_cap)
+        if turn == R.OVER:
             return
-    slot = R.free_slot(size)
-    R.place(cards, size, st, slot, R.draw(deck, st))
-    order[st[R.ST_COUNT]] = slot
-    st[R.ST_COUNT] += 1
-    if penalised:
-        st[R.ST_NEW] += 1
-        if every_penalty or st[R.ST_COUNT] > 9:
-            R.change_score(st, -1)
-    _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, slot,
-           False)
+        if turn == R.TAKE_BACK:
+            action = take_back_choice(game.size, game.order, game.st, rules.fifteen, GREEDY,
+                                      rng, buffer)
+            R.take_back_when_empty(game, rng, rules, action)
+        else:
+            R.apply_action(game, rng, rules,
+                           greedy_action(game.size, game.order, game.st, rules.fifteen, scratch))
 
 
-@njit(cache=True, _nrt=False)
-def apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer,
-                 moves, counter, action):
-    kind = action // 1_000_000
-    if kind == R.PICKUP or kind == R.REMOVE:
-        _take_back_by_code(cards, size, order, deck, st, rng, action, fifteen)
-    elif kind == R.PAIR:
-        first = order[(action // 1000) % 1000]
-        second = order[action % 1000]
-        steps = st[R.ST_STEPS]
-        _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter, first,
-               True)
-        # Only a pile taken back while the deck was empty (a step) leaves the table.
-        if st[R.ST_OUTCOME] == R.RUNNING and (st[R.ST_STEPS] == steps
-                                              or R.position_of(order, st, second) >= 0):
-            _cover(cards, size, order, deck, st, rng, fifteen, player, buffer, moves, counter,
-                   second, True)
-    else:
-        _new_pile(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer,
-                  moves, counter, True)
+class RolloutSpace(NamedTuple):
+    """Scratch for the lookahead's rollouts (``rollout_space``)."""
+    game: R.State          # the simulated game
+    rng: np.ndarray        # the rollouts' generator
+    unseen: np.ndarray     # the cards in the deck, in ascending order
+    scratch: np.ndarray    # the greedy player's
 
 
-@njit(cache=True, _nrt=False)
-def deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
-               counter):
-    for _ in range(9):
-        _new_pile(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer,
-                  moves, counter, False)
+class Workspace(NamedTuple):
+    """Everything a game is played in, allocated once and reused game after game."""
+    game: R.State
+    actions: np.ndarray    # MAX_ACTIONS entries, for the legal actions
+    buffer: np.ndarray     # MAX_ACTIONS entries of scratch
+    counter: np.ndarray    # one entry: the moves played so far
+    rollout: RolloutSpace
 
 
-@njit(cache=True, _nrt=False)
-def finish_greedy(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap, scratch,
-                  buffer, no_moves, counter):
-    """Play on with the greedy player (used by the lookahead's rollouts; nothing recorded)."""
-    while st[R.ST_OUTCOME] == R.RUNNING:
-        if st[R.ST_STEPS] >= step_cap:
-            st[R.ST_OUTCOME] = R.UNKNOWN
-            break
-        action = greedy_action(size, order, st, fifteen, scratch)
-        st[R.ST_STEPS] += 1
-        apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, GREEDY, buffer,
-                     no_moves, counter, action)
-
-
-@njit(cache=True)
+@jit
 def rollout_space():
-    """Scratch for the lookahead's rollouts: a second game state, the rollouts' generator, the
-    unseen cards, the greedy player's scratch, an empty move record and its counter."""
-    c, s, o, d, t = R.new_state()
-    return (c, s, o, d, t, np.zeros(1, dtype=np.uint64), np.zeros(R.N_CARDS, dtype=np.int64),
-            np.zeros(EMPTY + 1, dtype=np.int64), np.empty(0, dtype=np.int64),
-            np.zeros(1, dtype=np.int64))
+    return RolloutSpace(R.new_state(), np.zeros(1, dtype=np.uint64),
+                        np.zeros(R.N_CARDS, dtype=np.int64), np.zeros(EMPTY + 1, dtype=np.int64))
 
 
-@njit(cache=True, _nrt=False)
-def lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty, step_cap,
-                     rollouts, actions, n, buffer, space):
+@kernel
+def lookahead_action(game, rng, rules, rollouts, actions, n, buffer, space):
     """The lookahead player's choice among ``actions[:n]`` (``space`` from ``rollout_space``)."""
-    c, s, o, d, t, sub, unseen, scratch, no_moves, counter = space
+    st, deck = game.st, game.deck
+    sim, sub, unseen, scratch = space
     sub[0] = splitmix_next(rng)
     # The player knows which cards are in the deck, not their order: each rollout starts from
     # the deck in ascending order of card, shuffled afresh.
     m = st[R.ST_DECK]
-    d[:] = 0
+    sim.deck[:] = 0
     for i in range(m):
-        d[deck[i]] = 1
+        sim.deck[deck[i]] = 1
     k = 0
     for card in range(R.N_CARDS):
-        if d[card]:
+        if sim.deck[card]:
             unseen[k] = card
             k += 1
     best = actions[0]
@@ -256,93 +196,87 @@ def lookahead_action(cards, size, order, deck, st, rng, fifteen, every_penalty, 
     for k in range(n):
         total = 0
         for _ in range(rollouts):
-            R.copy_state(cards, size, order, st, c, s, o, t)
+            R.copy_state(game.cards, game.size, game.order, st, sim.cards, sim.size, sim.order,
+                         sim.st)
             for i in range(m):
-                d[i] = unseen[i]
-            shuffle_in_place(d[:m], sub)
-            t[R.ST_STEPS] += 1
-            apply_action(c, s, o, d, t, sub, fifteen, every_penalty, GREEDY, buffer, no_moves,
-                         counter, actions[k])
-            finish_greedy(c, s, o, d, t, sub, fifteen, every_penalty, step_cap, scratch, buffer,
-                          no_moves, counter)
-            total += t[R.ST_SCORE] + (WIN_BONUS if t[R.ST_OUTCOME] == R.WIN else 0)
+                sim.deck[i] = unseen[i]
+            shuffle_in_place(sim.deck[:m], sub)
+            R.apply_action(sim, sub, rules, actions[k])
+            finish_greedy(sim, sub, rules, scratch, buffer)
+            total += sim.st[R.ST_SCORE] + (WIN_BONUS if sim.st[R.ST_OUTCOME] == R.WIN else 0)
         if total > best_total:
             best_total = total
             best = actions[k]
     return best
 
 
-@njit(cache=True)
+@jit
 def workspace():
-    """Everything a game is played in, allocated once and reused game after game: the state
-    (``R.new_state``), two scratch arrays of MAX_ACTIONS entries, the move counter and the
-    lookahead's ``rollout_space``."""
-    return (R.new_state(), np.empty(MAX_ACTIONS, dtype=np.int64),
-            np.empty(MAX_ACTIONS, dtype=np.int64), np.zeros(1, dtype=np.int64), rollout_space())
+    return Workspace(R.new_state(), np.empty(MAX_ACTIONS, dtype=np.int64),
+                     np.empty(MAX_ACTIONS, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                     rollout_space())
 
 
-@njit(cache=True)
-def play(deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
-    """Play one game.  Returns (outcome, score, pickups, removals, new piles, steps, moves
-    recorded, rollouts played)."""
-    return play_in(workspace(), deal, fifteen, every_penalty, jokers, step_cap, player, rollouts,
-                   rng, moves)
+@jit
+def play(deal, rules, player, rollouts, rng, moves):
+    """Play one game (``rules`` a ``R.RuleCodes``).  Returns (outcome, score, pickups, removals,
+    new piles, steps, moves recorded, rollouts played)."""
+    return play_in(workspace(), deal, rules, player, rollouts, rng, moves)
 
 
-# The kernels that play are compiled without Numba's reference counting (``_nrt=False``): they
+# The kernels that play are compiled without Numba's reference counting (``kernel``): they
 # allocate nothing (``workspace`` does, once), and the atomic reference counts of the arrays
 # passed through the helpers took about half of their time.  Small helpers are inlined by
-# Numba (``inline="always"``); the large ones (``apply_action``, ``greedy_action`` and what an
-# action does) are plain calls, also without reference counting: inlining them at every call
-# site took 4 min 50 s of compilation on a slow 2-core machine (45 s without); on that noisy
-# machine greedy ran at about the same speed and lookahead up to about a fifth slower.
-@njit(cache=True, _nrt=False)
-def play_in(space, deal, fifteen, every_penalty, jokers, step_cap, player, rollouts, rng, moves):
+# Numba (``inline_kernel``); the large ones (``apply_action``, ``greedy_action`` and what an
+# action does) are plain calls: inlining them at every call site took 4 min 50 s of compilation
+# on a slow 2-core machine (45 s without); on that noisy machine greedy ran at about the same
+# speed and lookahead up to about a fifth slower.
+@kernel
+def play_in(space, deal, rules, player, rollouts, rng, moves):
     """``play`` in a ``workspace``."""
-    (cards, size, order, deck, st), actions, buffer, counter, rollout = space
-    R.start_game(deal, jokers, size, deck, st)
+    game, actions, buffer, counter, rollout = space
+    st = game.st
     counter[0] = 0
     simulated = 0
-    deal_table(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer, moves,
-               counter)
-    while st[R.ST_OUTCOME] == R.RUNNING:
-        if st[R.ST_STEPS] >= step_cap:
-            st[R.ST_OUTCOME] = R.UNKNOWN
+    R.start_game(game, deal, rules)
+    while True:
+        turn = R.turn(st, rules.step_cap)
+        if turn == R.OVER:
             break
+        if turn == R.TAKE_BACK:
+            action = take_back_choice(game.size, game.order, st, rules.fifteen, player, rng,
+                                      buffer)
+            _record(moves, counter, action + R.EMERGENCY)
+            R.take_back_when_empty(game, rng, rules, action)
+            continue
         if player == GREEDY:
-            action = greedy_action(size, order, st, fifteen, actions)
+            action = greedy_action(game.size, game.order, st, rules.fifteen, actions)
         else:
-            n = R.legal_actions(size, order, st, fifteen, actions, buffer)
+            n = R.legal_actions(game.size, game.order, st, rules.fifteen, actions, buffer)
             if player == RANDOM:
                 action = actions[uniform_below(rng, n)]
             elif n == 1:
                 action = actions[0]
             else:
-                action = lookahead_action(cards, size, order, deck, st, rng, fifteen,
-                                          every_penalty, step_cap, rollouts, actions, n, buffer,
+                action = lookahead_action(game, rng, rules, rollouts, actions, n, buffer,
                                           rollout)
                 simulated += n * rollouts
-        st[R.ST_STEPS] += 1
-        if counter[0] < moves.shape[0]:
-            moves[counter[0]] = action
-        counter[0] += 1
-        apply_action(cards, size, order, deck, st, rng, fifteen, every_penalty, player, buffer,
-                     moves, counter, action)
+        _record(moves, counter, action)
+        R.apply_action(game, rng, rules, action)
     return (st[R.ST_OUTCOME], st[R.ST_SCORE], st[R.ST_PICKUPS], st[R.ST_REMOVALS], st[R.ST_NEW],
             st[R.ST_STEPS], min(counter[0], moves.shape[0]), simulated)
 
 
-@njit(cache=True)
-def play_deals(deals, salt, fifteen, every_penalty, jokers, step_cap, player, rollouts, out):
+@jit
+def play_deals(deals, salt, rules, player, rollouts, out):
     """Play the game of each row of ``deals`` (each drawing from its deal's play stream, from
     the game's ``salt``) in one ``workspace``; one row of ``out`` per game: outcome, score,
     pickups, removals, new piles, steps, rollouts."""
     no_moves = np.empty(0, dtype=np.int64)
     space = workspace()
     for k in range(deals.shape[0]):
-        rng = play_stream(salt, deals[k])
-        result = play_in(space, deals[k], fifteen, every_penalty, jokers, step_cap, player,
-                         rollouts, rng, no_moves)
+        result = play_in(space, deals[k], rules, player, rollouts, play_stream(salt, deals[k]),
+                         no_moves)
         for c in range(6):
             out[k, c] = result[c]
         out[k, 6] = result[7]

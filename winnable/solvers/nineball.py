@@ -10,27 +10,37 @@ some line does: ``win`` is read off the optimal score.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+
+from ..jit import jit
 from ..rules import nineball as R
 from .table import Generation
 
 MAX_DEPTH = R.N_CARDS + 2  # every group removes at least one card
 
 
+class Memo(NamedTuple):
+    """By compact state (every state has its slot): the best score still to come, the first
+    group of a best line (-1: none), and the generation that wrote them."""
+    value: np.ndarray
+    move: np.ndarray
+    stamps: np.ndarray
+
+
 class Scratch:
     """Work arrays reused from deal to deal (the memo is invalidated by a stamp, not cleared)."""
 
     def __init__(self):
-        self.memo_value = np.zeros(R.N_STATES, dtype=np.int8)
-        self.memo_move = np.zeros(R.N_STATES, dtype=np.int16)
         self.generation = Generation(R.N_STATES)
+        self.memo = Memo(np.zeros(R.N_STATES, dtype=np.int8),
+                         np.zeros(R.N_STATES, dtype=np.int16), self.generation.stamps)
         self.moves = np.zeros((MAX_DEPTH, R.MAX_GROUPS), dtype=np.int16)
         self.line = np.zeros(R.N_CARDS, dtype=np.int16)
 
 
-@njit(cache=True)
+@jit
 def _value_if_ended(state, n_moves, bonus_always):
     """The score still to come if play stops in ``state`` (rack cards already removed are
     credited along the path).  Under the default rules play must go on while a move exists
@@ -41,11 +51,13 @@ def _value_if_ended(state, n_moves, bonus_always):
     return R.final_score(state, bonus_always) - R.rack_removed(state)
 
 
-@njit(cache=True)
-def thoughtful(deal, kitchen_limit, target_mask, bonus_always,
-               memo_value, memo_move, memo_stamp, stamp, moves, line):
-    """Best score of ``deal``; writes one optimal line (encoded groups) into ``line``.
-    Returns (score, number of states expanded, length of the line)."""
+@jit
+def thoughtful(deal, rules, memo, stamp, moves, line):
+    """Best score of ``deal`` (``rules``: ``R.rule_params``, ``memo`` a ``Memo`` written with
+    generation ``stamp``); writes one optimal line (encoded groups) into ``line``.  Returns
+    (score, number of states expanded, length of the line)."""
+    kitchen_limit, target_mask, bonus_always = rules
+    memo_value, memo_move, memo_stamp = memo
     values = R.card_values(deal)
     sums = R.rack_sums(values)
     stack_state = np.empty(MAX_DEPTH, dtype=np.int64)

@@ -35,11 +35,13 @@ the memo) at every step and turns up the real card whenever one turns up.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+
+from ..jit import jit
 from ..rules import nineball as R
-from .table import Generation
+from .table import Generation, hash_word, stamped_slot
 
 OBJECTIVE_SCORE, OBJECTIVE_WIN = 0, 1
 OBJECTIVES = {"nopeek-score": OBJECTIVE_SCORE, "nopeek-win": OBJECTIVE_WIN}
@@ -48,48 +50,84 @@ DENOMINATOR = 720  # every value is a multiple of 1/720: at most 6 hidden cards,
 TABLE_BITS = 15  # 32,768 slots: small enough for the cache, and the most states seen in a deal is ~12,000
 DECISION, CHANCE = 0, 1
 MAX_FRAMES = 4 * (R.N_CARDS + 2)  # a decision and at most three draws per group played
-HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 PROBES = 64
 CLEAR_SCORE = R.RACK + 10
-
-
-class Scratch:
-    """The memo of information states (open addressing, invalidated by stamps) and the search
-    stack, reused from deal to deal."""
-
-    def __init__(self, bits: int = TABLE_BITS):
-        size = 1 << bits
-        self.keys = np.zeros(size, dtype=np.int64)
-        self.score = np.zeros(size, dtype=np.float64)
-        self.win = np.zeros(size, dtype=np.float64)
-        self.generation = Generation(size)
-        self.groups = np.zeros((MAX_FRAMES, R.MAX_GROUPS), dtype=np.int16)
-        self.frames = np.zeros((MAX_FRAMES, FRAME_FIELDS), dtype=np.int64)
-        self.frame_values = np.zeros((MAX_FRAMES, 2), dtype=np.float64)
-        self.line = np.zeros(R.N_CARDS, dtype=np.int16)
-
 
 # Integer fields of a stack frame.
 KIND, STATE, PENDING, TOPS, UNSEEN, N_UNSEEN, NEXT, COUNT, CHOICE, KEY = range(10)
 FRAME_FIELDS = 10
 
 
-@njit(cache=True)
+class Info(NamedTuple):
+    """An information state: what the player sees."""
+    state: int      # rack mask and kitchen heights (``winnable.rules.nineball``)
+    tops: int       # the value on top of each kitchen pile, 4 bits a pile (0: empty)
+    unseen: int     # how many unseen cards of each value, 2 bits a value
+    n_unseen: int
+
+
+class Problem(NamedTuple):
+    """What every decision of a deal shares: what the player sees of the deal, the rules, the
+    objective."""
+    values: np.ndarray     # the rack's values, and the kitchen tops as seen (set per state)
+    sums: np.ndarray       # R.rack_sums of the deal
+    clearable: np.ndarray  # rack_clearable of the deal
+    kitchen_limit: int
+    target_mask: int
+    bonus_always: bool
+    objective: int
+
+
+class Memo(NamedTuple):
+    """The values of the information states decided (stamped slots, table.py)."""
+    keys: np.ndarray    # (slots, 1): info_key
+    score: np.ndarray
+    win: np.ndarray
+    stamps: np.ndarray
+
+
+class Work(NamedTuple):
+    """The search stack: per frame the moves (``groups``), the integer fields (``frames``, see
+    KIND ...) and the value so far; ``counter`` holds the states expanded and whether the memo
+    overflowed; ``key`` is a memo key as a row."""
+    groups: np.ndarray
+    frames: np.ndarray
+    frame_values: np.ndarray
+    counter: np.ndarray
+    key: np.ndarray
+
+
+class Scratch:
+    """The memo of information states and the search stack, reused from deal to deal."""
+
+    def __init__(self, bits: int = TABLE_BITS):
+        size = 1 << bits
+        self.generation = Generation(size)
+        self.memo = Memo(np.zeros((size, 1), dtype=np.int64), np.zeros(size, dtype=np.float64),
+                         np.zeros(size, dtype=np.float64), self.generation.stamps)
+        self.work = Work(np.zeros((MAX_FRAMES, R.MAX_GROUPS), dtype=np.int16),
+                         np.zeros((MAX_FRAMES, FRAME_FIELDS), dtype=np.int64),
+                         np.zeros((MAX_FRAMES, 2), dtype=np.float64),
+                         np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        self.line = np.zeros(R.N_CARDS, dtype=np.int16)
+
+
+@jit
 def top_of(tops, p):
     return (tops >> (4 * p)) & 15
 
 
-@njit(cache=True)
+@jit
 def with_top(tops, p, value):
     return (tops & ~(15 << (4 * p))) | (value << (4 * p))
 
 
-@njit(cache=True)
+@jit
 def unseen_count(unseen, value):
     return (unseen >> (2 * (value - 1))) & 3
 
 
-@njit(cache=True)
+@jit
 def info_key(state, tops, unseen):
     """The memo key: rack mask, the piles' (height, top) pairs sorted, the unseen counts."""
     a = R.pile_height(state, 0) * 16 + top_of(tops, 0)
@@ -104,20 +142,16 @@ def info_key(state, tops, unseen):
     return (state >> 6) | (a << 9) | (b << 15) | (c << 21) | (unseen << 27)
 
 
-@njit(cache=True)
-def _slot(keys, stamps, stamp, key):
-    """The slot holding ``key``, or the free slot where it goes; -1 if the probe window is
-    full (the state is then searched again when met again: slower, never wrong)."""
-    mask = keys.shape[0] - 1
-    i = np.int64((np.uint64(key) * HASH_MULTIPLIER) >> np.uint64(40)) & mask
-    for _ in range(PROBES):
-        if stamps[i] != stamp or keys[i] == key:
-            return i
-        i = (i + 1) & mask
-    return -1
+@jit
+def _slot(memo, work, stamp, key):
+    """The slot holding ``key``, or the free slot where it goes (its stamp tells which); -1 if
+    the probe window is full."""
+    work.key[0] = key
+    return stamped_slot(memo.keys, work.key, np.int64(hash_word(key)), memo.stamps, stamp,
+                        PROBES)
 
 
-@njit(cache=True)
+@jit
 def rack_clearable(values, sums, target_mask):
     """For every rack mask, can rack cards alone clear it?"""
     out = np.zeros(1 << R.RACK, dtype=np.bool_)
@@ -132,7 +166,7 @@ def rack_clearable(values, sums, target_mask):
     return out
 
 
-@njit(cache=True)
+@jit
 def _in_order(score, win, objective):
     """The value's two parts, the one the objective puts first first."""
     if objective == OBJECTIVE_SCORE:
@@ -140,7 +174,7 @@ def _in_order(score, win, objective):
     return win, score
 
 
-@njit(cache=True)
+@jit
 def better(score_a, win_a, score_b, win_b, objective):
     """Is (score_a, win_a) strictly better than (score_b, win_b) for the objective?"""
     first_a, second_a = _in_order(score_a, win_a, objective)
@@ -152,7 +186,7 @@ def better(score_a, win_a, score_b, win_b, objective):
     return second_a > second_b + TIE
 
 
-@njit(cache=True)
+@jit
 def _may_beat(score, win, best_score, best_win, objective):
     """Could a value at most (score, win) in both parts be ``better`` than the best?"""
     first, second = _in_order(score, win, objective)
@@ -160,7 +194,7 @@ def _may_beat(score, win, best_score, best_win, objective):
     return first > best_first + TIE or (first >= best_first - TIE and second > best_second + TIE)
 
 
-@njit(cache=True)
+@jit
 def _remaining_mass(frames, d):
     """The probability of the draws chance frame ``d`` has still to try."""
     remaining = 0
@@ -169,7 +203,7 @@ def _remaining_mass(frames, d):
     return remaining / frames[d, N_UNSEEN]
 
 
-@njit(cache=True)
+@jit
 def _cut_chance(frames, frame_values, d, objective):
     """Stop the draws after a move (chance frame ``d`` and the chance frames it is nested in,
     one per pile the move drew from) when the move can no longer beat its decision's best,
@@ -194,7 +228,7 @@ def _cut_chance(frames, frame_values, d, objective):
             frames[i, NEXT] = 10
 
 
-@njit(cache=True)
+@jit
 def _settled(state, clearable, bonus_always):
     """(known, score, win) for a position whose value needs no search."""
     present = state >> 6
@@ -205,33 +239,35 @@ def _settled(state, clearable, bonus_always):
     return False, 0.0, 0.0
 
 
-@njit(cache=True)
-def _set_frame(frames, d, kind, state, pending, tops, unseen, n_unseen, first, choice):
+@jit
+def _set_frame(frames, d, kind, info, pending, first, choice):
     frames[d, KIND] = kind
-    frames[d, STATE] = state
+    frames[d, STATE] = info.state
     frames[d, PENDING] = pending
-    frames[d, TOPS] = tops
-    frames[d, UNSEEN] = unseen
-    frames[d, N_UNSEEN] = n_unseen
+    frames[d, TOPS] = info.tops
+    frames[d, UNSEEN] = info.unseen
+    frames[d, N_UNSEEN] = info.n_unseen
     frames[d, NEXT] = first
     frames[d, CHOICE] = choice
 
 
-@njit(cache=True)
-def _open_decision(frames, frame_values, groups, d, state, tops, unseen, n_unseen, key,
-                   values, sums, kitchen_limit, target_mask, bonus_always):
+@jit
+def _open_decision(work, d, info, key, problem):
     """Set up frame ``d`` to choose a move in an information state; returns the number of moves
     (0: the game is over here and frame_values[d] holds its value)."""
+    frames, frame_values, values = work.frames, work.frame_values, problem.values
+    state = info.state
     for p in range(R.PILES):  # the rack part of ``values`` is the deal's; tops as seen
         h = R.pile_height(state, p)
         if h > 0:
-            values[R.kitchen_top_index(p, h)] = top_of(tops, p)
-    n = R.legal_groups(state, values, sums, kitchen_limit, target_mask, groups[d])
-    _set_frame(frames, d, DECISION, state, 0, tops, unseen, n_unseen, 0, -1)
+            values[R.kitchen_top_index(p, h)] = top_of(info.tops, p)
+    n = R.legal_groups(state, values, problem.sums, problem.kitchen_limit, problem.target_mask,
+                       work.groups[d])
+    _set_frame(frames, d, DECISION, info, 0, 0, -1)
     frames[d, COUNT] = n
     frames[d, KEY] = key
-    if n == 0 or bonus_always:  # stopping is allowed (bonus_always) or forced (no move)
-        frame_values[d, 0] = R.final_score(state, bonus_always)
+    if n == 0 or problem.bonus_always:  # stopping is allowed (bonus_always) or forced (no move)
+        frame_values[d, 0] = R.final_score(state, problem.bonus_always)
         frame_values[d, 1] = 1.0 if state >> 6 == 0 else 0.0
     else:
         frame_values[d, 0] = -1.0
@@ -239,139 +275,138 @@ def _open_decision(frames, frame_values, groups, d, state, tops, unseen, n_unsee
     return n
 
 
-@njit(cache=True)
-def decide(root_state, root_tops, root_unseen, root_n_unseen, values, sums, clearable,
-           kitchen_limit, target_mask, bonus_always, objective, keys, score_memo, win_memo,
-           stamps, stamp, groups, frames, frame_values, counter):
-    """The optimal move in an information state and its value: (score, win, group; -1 when
-    the best is to stop or no move exists).  Every state below is memoised."""
-    _open_decision(frames, frame_values, groups, 0, root_state, root_tops, root_unseen,
-                   root_n_unseen, info_key(root_state, root_tops, root_unseen), values,
-                   sums, kitchen_limit, target_mask, bonus_always)
+@jit
+def _next_move(frames, frame_values, groups, d, objective):
+    """The next move of decision frame ``d`` that may beat its best so far, and what it leads
+    to: (found, state after it, piles to draw a card for, tops, unseen, n_unseen)."""
+    state = frames[d, STATE]
+    while frames[d, NEXT] < frames[d, COUNT]:
+        group = groups[d, frames[d, NEXT]]
+        frames[d, NEXT] += 1
+        child = R.apply_group(state, group)
+        # The best a move can do: a certain clear with every kitchen card it leaves.
+        if _may_beat(CLEAR_SCORE + R.kitchen_left(child), 1.0, frame_values[d, 0],
+                     frame_values[d, 1], objective):
+            tops = frames[d, TOPS]
+            pending = 0
+            for p in range(R.PILES):
+                if group >> (R.RACK + p) & 1:
+                    if R.pile_height(child, p) > 0:
+                        pending |= 1 << p
+                    else:
+                        tops = with_top(tops, p, 0)
+            return True, child, pending, tops, frames[d, UNSEEN], frames[d, N_UNSEEN]
+    return False, state, 0, 0, 0, 0
+
+
+@jit
+def _next_draw(frames, d):
+    """The next card value chance frame ``d`` turns up on its pile, and what follows: (found,
+    state, piles still to draw for, tops, unseen, n_unseen)."""
+    p = frames[d, CHOICE] >> 4
+    value = frames[d, NEXT]
+    unseen = frames[d, UNSEEN]
+    while value <= 9 and unseen_count(unseen, value) == 0:
+        value += 1
+    if value > 9:
+        return False, frames[d, STATE], 0, 0, 0, 0
+    frames[d, NEXT] = value + 1
+    frames[d, CHOICE] = (p << 4) | value
+    return (True, frames[d, STATE], frames[d, PENDING] & ~(1 << p),
+            with_top(frames[d, TOPS], p, value), unseen - (1 << (2 * (value - 1))),
+            frames[d, N_UNSEEN] - 1)
+
+
+@jit
+def _remember(memo, work, stamp, key, score, win):
+    slot = _slot(memo, work, stamp, key)
+    if slot >= 0:
+        memo.keys[slot, 0] = key
+        memo.stamps[slot] = stamp
+        memo.score[slot] = score
+        memo.win[slot] = win
+    else:
+        work.counter[1] = 1  # the memo overflowed
+
+
+@jit
+def _hand_up(frames, frame_values, groups, d, score, win, objective):
+    """Give a child's value to frame ``d``, its parent: a decision keeps the better move, a
+    chance frame adds the value weighted by the draw's probability."""
+    if frames[d, KIND] == DECISION:
+        if better(score, win, frame_values[d, 0], frame_values[d, 1], objective):
+            frame_values[d, 0] = score
+            frame_values[d, 1] = win
+            frames[d, CHOICE] = groups[d, frames[d, NEXT] - 1]
+    else:
+        value = frames[d, CHOICE] & 15
+        weight = unseen_count(frames[d, UNSEEN], value) / frames[d, N_UNSEEN]
+        frame_values[d, 0] += weight * score
+        frame_values[d, 1] += weight * win
+        _cut_chance(frames, frame_values, d, objective)
+
+
+@jit
+def decide(root, problem, memo, stamp, work):
+    """The optimal move in an information state (``root``, an ``Info``) and its value: (score,
+    win, group; -1 when the best is to stop or no move exists).  Every state below is memoised
+    (generation ``stamp`` of ``memo``)."""
+    groups, frames = work.groups, work.frames
+    frame_values, counter = work.frame_values, work.counter
+    objective = problem.objective
+    _open_decision(work, 0, root, info_key(root.state, root.tops, root.unseen), problem)
     counter[0] += 1
     sp = 1
     while True:
+        # Advance the top frame by one child: either its value is known at once (memo, end of
+        # game, rack clearable, or the frame is finished) or a frame for it is pushed.
         d = sp - 1
-        # Advance frame d by one child: either its value is known at once (memo, end of game,
-        # rack clearable) and ``known`` is set, or a frame for it is pushed.
-        known = False
-        child_score = 0.0
-        child_win = 0.0
-        finished = False
         if frames[d, KIND] == DECISION:
-            state = frames[d, STATE]
-            group = -1
-            child = state
-            while frames[d, NEXT] < frames[d, COUNT]:
-                group = groups[d, frames[d, NEXT]]
-                frames[d, NEXT] += 1
-                child = R.apply_group(state, group)
-                # The best a move can do: a certain clear with every kitchen card it leaves.
-                if _may_beat(CLEAR_SCORE + R.kitchen_left(child), 1.0, frame_values[d, 0],
-                             frame_values[d, 1], objective):
-                    break
-                group = -1
-            if group < 0:
-                finished = True
-            else:
-                tops = frames[d, TOPS]
-                pending = 0
-                for p in range(R.PILES):
-                    if group >> (R.RACK + p) & 1:
-                        if R.pile_height(child, p) > 0:
-                            pending |= 1 << p
-                        else:
-                            tops = with_top(tops, p, 0)
-                unseen = frames[d, UNSEEN]
-                n_unseen = frames[d, N_UNSEEN]
+            found, child, pending, tops, unseen, n_unseen = _next_move(frames, frame_values,
+                                                                       groups, d, objective)
         else:
-            p = frames[d, CHOICE] >> 4
-            value = frames[d, NEXT]
-            unseen = frames[d, UNSEEN]
-            while value <= 9 and unseen_count(unseen, value) == 0:
-                value += 1
-            if value > 9:
-                finished = True
-            else:
-                frames[d, NEXT] = value + 1
-                frames[d, CHOICE] = (p << 4) | value
-                child = frames[d, STATE]
-                pending = frames[d, PENDING] & ~(1 << p)
-                tops = with_top(frames[d, TOPS], p, value)
-                unseen = unseen - (1 << (2 * (value - 1)))
-                n_unseen = frames[d, N_UNSEEN] - 1
-
-        if finished:
-            child_score = frame_values[d, 0]
-            child_win = frame_values[d, 1]
+            found, child, pending, tops, unseen, n_unseen = _next_draw(frames, d)
+        if not found:
+            score, win = frame_values[d, 0], frame_values[d, 1]
             if frames[d, KIND] == DECISION:
-                slot = _slot(keys, stamps, stamp, frames[d, KEY])
-                if slot >= 0:
-                    keys[slot] = frames[d, KEY]
-                    stamps[slot] = stamp
-                    score_memo[slot] = child_score
-                    win_memo[slot] = child_win
-                else:
-                    counter[1] = 1
+                _remember(memo, work, stamp, frames[d, KEY], score, win)
             sp -= 1
             if sp == 0:
-                return child_score, child_win, frames[0, CHOICE]
-            known = True
+                return score, win, frames[0, CHOICE]
         elif pending != 0:
-            c = sp
             low = 0
             while not (pending >> low) & 1:
                 low += 1
             # The pile drawn for first, and the card values to try from 1.
-            _set_frame(frames, c, CHANCE, child, pending, tops, unseen, n_unseen, 1, low << 4)
-            frame_values[c, 0] = 0.0
-            frame_values[c, 1] = 0.0
+            _set_frame(frames, sp, CHANCE, Info(child, tops, unseen, n_unseen), pending, 1,
+                       low << 4)
+            frame_values[sp, 0] = 0.0
+            frame_values[sp, 1] = 0.0
             sp += 1
+            continue
         else:
-            known, child_score, child_win = _settled(child, clearable, bonus_always)
+            known, score, win = _settled(child, problem.clearable, problem.bonus_always)
             if not known:
                 key = info_key(child, tops, unseen)
-                slot = _slot(keys, stamps, stamp, key)
-                if slot >= 0 and stamps[slot] == stamp:
-                    known = True
-                    child_score = score_memo[slot]
-                    child_win = win_memo[slot]
+                slot = _slot(memo, work, stamp, key)
+                if slot >= 0 and memo.stamps[slot] == stamp:
+                    score, win = memo.score[slot], memo.win[slot]
                 else:
-                    c = sp
-                    n = _open_decision(frames, frame_values, groups, c, child, tops, unseen,
-                                       n_unseen, key, values, sums, kitchen_limit,
-                                       target_mask, bonus_always)
                     counter[0] += 1
-                    if n == 0:
-                        known = True
-                        child_score = frame_values[c, 0]
-                        child_win = frame_values[c, 1]
-                    else:
+                    if _open_decision(work, sp, Info(child, tops, unseen, n_unseen), key,
+                                      problem) > 0:
                         sp += 1
-
-        if known:
-            # Hand the value to the frame now on top (the parent of the finished child).
-            d = sp - 1
-            if frames[d, KIND] == DECISION:
-                if better(child_score, child_win, frame_values[d, 0], frame_values[d, 1],
-                          objective):
-                    frame_values[d, 0] = child_score
-                    frame_values[d, 1] = child_win
-                    frames[d, CHOICE] = groups[d, frames[d, NEXT] - 1]
-            else:
-                value = frames[d, CHOICE] & 15
-                weight = unseen_count(frames[d, UNSEEN], value) / frames[d, N_UNSEEN]
-                frame_values[d, 0] += weight * child_score
-                frame_values[d, 1] += weight * child_win
-                _cut_chance(frames, frame_values, d, objective)
+                        continue
+                    score, win = frame_values[sp, 0], frame_values[sp, 1]
+        _hand_up(frames, frame_values, groups, sp - 1, score, win, objective)
 
 
-@njit(cache=True)
-def nopeek(deal, kitchen_limit, target_mask, bonus_always, objective, keys, score_memo,
-           win_memo, stamps, stamp, groups, frames, frame_values, line):
+@jit
+def nopeek(deal, rules, objective, memo, stamp, work, line):
     """The optimal no-peek policy of ``deal``: its exact values, then the policy played on the
-    real cards.  Returns (expected score, win probability, realised score, information states
-    expanded, line length, memo overflowed)."""
+    real cards (``rules``: ``R.rule_params``).  Returns (expected score, win probability,
+    realised score, information states expanded, line length, memo overflowed)."""
+    kitchen_limit, target_mask, bonus_always = rules
     deal_values = R.card_values(deal)
     values = deal_values.copy()  # what the player sees: the rack, and the tops set per state
     values[R.RACK:] = 0
@@ -387,15 +422,16 @@ def nopeek(deal, kitchen_limit, target_mask, bonus_always, objective, keys, scor
         tops = with_top(tops, p, value)
         unseen -= 1 << (2 * (value - 1))
     n_unseen = R.N_CARDS - R.RACK - R.PILES
-    counter = np.zeros(2, dtype=np.int64)
+    problem = Problem(values, sums, clearable, kitchen_limit, target_mask, bonus_always,
+                      objective)
+    counter = work.counter
+    counter[:] = 0
     expected = 0.0
     win = 0.0
     length = 0
     while True:
-        score, cleared, group = decide(state, tops, unseen, n_unseen, values, sums,
-                                       clearable, kitchen_limit, target_mask, bonus_always,
-                                       objective, keys, score_memo, win_memo, stamps, stamp,
-                                       groups, frames, frame_values, counter)
+        score, cleared, group = decide(Info(state, tops, unseen, n_unseen), problem, memo,
+                                       stamp, work)
         if length == 0:
             expected, win = score, cleared
         if group < 0:

@@ -1,5 +1,12 @@
-"""What the solvers share for memo tables: the 64-bit mixer, table sizing, generation stamps,
-the outcome codes, and a set-associative transposition table of 128-bit keys.
+"""What the solvers share for memo tables: the 64-bit mixer and the hashes of keys, table
+sizing, generation stamps, open addressing over stamped slots, the outcome codes (from
+``winnable.outcomes``), and a set-associative transposition table of 128-bit keys.
+
+Stamped slots (``stamped_slot``): a memo whose ``stamps`` say which generation (``Generation``)
+wrote each slot, probed linearly from a key's hash.  A slot of another generation counts as
+empty, so a new deal or search starts a new generation instead of clearing the memo.  When the
+probe window is full the key gets no slot: the position is searched again when met again
+(slower, never wrong).
 
 The transposition table (``TranspositionTable``; kernels ``tt_find`` / ``tt_store``) maps a
 position's 128-bit fingerprint to what a depth-first search knows of it:
@@ -23,13 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
-
-from ..shuffle import MIX1, MIX2
-
-# Outcome codes shared by the solvers' kernels, and their names in result columns.
-LOSS, WIN, UNKNOWN = 0, 1, 2
-OUTCOME_NAMES = {LOSS: "loss", WIN: "win", UNKNOWN: "unknown"}
+from ..jit import inline_kernel, kernel
+from ..outcomes import LOSS, OUTCOME_NAMES, UNKNOWN, WIN  # noqa: F401 (the solvers' codes)
+from ..shuffle import GOLDEN, MIX1, MIX2
 
 # Entry states (the two low bits of the stored second key word).
 EMPTY, ON_PATH, VISITED, LOST = 0, 1, 2, 3
@@ -45,6 +48,43 @@ def mix64(z):
     z = (z ^ (z >> np.uint64(30))) * MIX1
     z = (z ^ (z >> np.uint64(27))) * MIX2
     return z ^ (z >> np.uint64(31))
+
+
+@inline_kernel
+def hash_word(word):
+    """A one-word key's hash (Fibonacci hashing): its top bits spread the keys."""
+    return (np.uint64(word) * GOLDEN) >> np.uint64(40)
+
+
+@inline_kernel
+def hash_words(key):
+    """A hash of a row of words (a multiplicative mix per word); its top bits spread the keys."""
+    h = GOLDEN
+    for w in range(key.shape[0]):
+        h = (h ^ np.uint64(key[w])) * MIX1
+        h ^= h >> np.uint64(31)
+    return h
+
+
+@inline_kernel
+def stamped_slot(keys, key, start, stamps, stamp, probes):
+    """The slot of ``key`` (a row of ``keys``) written in generation ``stamp``; else the first
+    slot from ``start`` on that this generation has not written (where the key goes: the caller
+    tells the two apart by its stamp); else -1 (``probes`` slots tried, all taken)."""
+    mask = keys.shape[0] - 1
+    i = start & mask
+    for _ in range(probes):
+        if stamps[i] != stamp:
+            return i
+        same = True
+        for w in range(key.shape[0]):
+            if keys[i, w] != key[w]:
+                same = False
+                break
+        if same:
+            return i
+        i = (i + 1) & mask
+    return -1
 
 
 @kernel
@@ -82,11 +122,17 @@ class Generation:
         self.current = 0
 
     def next(self) -> int:
-        self.current += 1
-        if self.current >= 2**31 - 1:
+        return self.reserve(1)
+
+    def reserve(self, count: int) -> int:
+        """The first of ``count`` new stamps in a row (for a kernel that starts a generation per
+        search, up to ``count`` of them)."""
+        if self.current + count >= 2**31 - 1:
             self.stamps[:] = 0
-            self.current = 1
-        return self.current
+            self.current = 0
+        first = self.current + 1
+        self.current += count
+        return first
 
 
 class TranspositionTable:
