@@ -9,9 +9,9 @@ import numpy as np
 
 from ..cards import code
 from ..rules import chinese as R
+from ..shuffle import play_stream
 from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
-from ..shuffle import play_stream
 from ..solvers.table import LOSS, OUTCOME_NAMES, WIN
 from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
                    timed_columns)

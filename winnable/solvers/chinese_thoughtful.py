@@ -103,13 +103,10 @@ class Thoughtful:
         from . import chinese_nopeek as NP  # the player uses this solver: imported when needed
         if self._strategy is None:
             rules = {"easy": self.easy, "blocks": "sequence" if self.sequence else "any"}
-            cfg, record = NP.configure(rules, {"patience": NP.DEFAULT_PATIENCE})
-            self._strategy = cfg, record, NP.new_searcher(NP.DEFAULT_MEMORY_MB)[0]
-        cfg, record, searcher = self._strategy
+            self._strategy = NP.Player(rules, "strategy", {"patience": NP.DEFAULT_PATIENCE})
         # The strategy player draws nothing from its random stream and never searches.
-        won, _, n, _, _ = NP.play(deal, NP.STRATEGY, cfg, np.zeros(1, dtype=np.uint64), record,
-                                  searcher, 0)
-        return record[:n].copy() if won else None
+        won, _, _, moves = self._strategy.play(deal, np.zeros(1, dtype=np.uint64))
+        return moves if won else None
 
     def solve(self, deal: np.ndarray):
         """Decide one deal.  Returns (outcome code, best score, nodes, line of moves)."""
