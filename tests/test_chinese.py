@@ -14,7 +14,7 @@ from winnable.solvers import chinese_losses as L
 from winnable.solvers import chinese_position as P
 from winnable.solvers import chinese_search as CS
 from winnable.solvers import chinese_thoughtful as T
-from winnable.solvers.table import LOSS, OUTCOME_NAMES, WIN, TranspositionTable
+from winnable.solvers.table import LOSS, OUTCOME_NAMES, UNKNOWN, WIN, TranspositionTable
 
 GAME = get_game("chinese")
 RULES = [(False, "any"), (True, "any"), (False, "sequence"), (True, "sequence")]
@@ -506,6 +506,33 @@ def test_strategy_fallback_wins_replay():
             moves = [R.format_move(int(m)) for m in line]
             assert ref.replay(GAME.format_deal(GAME.deal(seed)).split(), moves) == 52
     assert found >= 20
+
+
+def test_searches_paused_for_the_fallback_are_one_uninterrupted_run():
+    """The driver pauses the searches for steps 2-4 once a quarter of the budget is spent: the
+    searches resumed afterwards are the same restarts as one run that was never paused (same
+    outcome, nodes, best score and line), and a deal that the fallback wins no longer waits
+    for the whole budget."""
+    settings = T.Settings(budget=20_000, restart=1_000)
+    compared = early = 0
+    for seed in (16, 36, 58, 80, 92, 158, 185, 196, 1, 2, 3, 4):
+        deal = np.asarray(GAME.deal(seed), dtype=np.int8)
+        whole = T._Searches(T.Thoughtful(False, False, settings), deal, False, 20_000)
+        whole.go(20_000)
+        paused = T._Searches(T.Thoughtful(False, False, settings), deal, False, 20_000)
+        for until in (1, 3_000, 5_000, 12_345, 20_000):
+            paused.go(until)
+        assert (paused.outcome, paused.spent, paused.best) == (
+            whole.outcome, whole.spent, whole.best), seed
+        assert np.array_equal(paused.line, whole.line), seed
+        compared += 1
+        solved = T.Thoughtful(False, False, settings).solve(deal)
+        if whole.outcome != UNKNOWN:
+            assert solved[0] == whole.outcome, seed
+        elif solved[0] == WIN:
+            assert solved[2] < 20_000, seed  # won by the fallback before the budget ran out
+            early += 1
+    assert compared == 12 and early >= 1
 
 
 def test_random_walk_wins_replay():

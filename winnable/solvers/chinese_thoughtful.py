@@ -1,6 +1,6 @@
 """Chinese Solitaire: the thoughtful solver's driver (every card known).
 
-One deal is decided by, in turn (each step only while the deal is still undecided):
+One deal is decided by these steps, each only while the deal is still undecided:
 
 1. **Searches** (``chinese_search.search``) within a node budget: searches of ``restart`` times
    the Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...) nodes, each in another move order, until the
@@ -17,6 +17,16 @@ One deal is decided by, in turn (each step only while the deal is still undecide
    game it wins is a legal winning line.
 4. **Random playouts** (``random_walks``): ``walks`` playouts at the default budget, in
    proportion to the budget otherwise, so the budget bounds all the work.
+
+Steps 2-4 do not wait for the whole budget: they run once the searches have spent a quarter of
+it (``FALLBACK_SHARE``), between two restarts, and the searches then go on with the rest.  A
+deal still undecided at the end gets nothing more.  The order changes no verdict: the searches
+are the same restarts of the same sizes in the same order with the same table (steps 2-4 read
+none of them and write nothing they read), each step's verdict is sound on its own, and a deal
+is decided exactly when one of the steps decides it.  It only saves time: a deal that steps 3-4
+win (about one deal in a hundred, strict) no longer waits for the whole budget first, which was
+a fifth of all the time of a strict run.  (Runs of version 5 made with the old order have the
+same verdicts; their ``nodes`` and ``moves`` differ where a step 3-4 win came first.)
 
 A deal is ``win`` when a winning line is found (returned, and replayed by the tests), ``loss``
 when a search covered the whole reachable space or a loss test fired, and ``unknown`` otherwise.
@@ -42,6 +52,7 @@ DEFAULT_MEMORY_MB = 64
 DEFAULT_WALKS = 300  # random playouts tried on a deal the searches leave unknown
 WALK_STEPS = 250  # moves per playout at most (won lines are about 130-160 moves)
 WALK_GREEDY = 128  # out of 256: how often a playout takes the best-looking move
+FALLBACK_SHARE = 4  # steps 2-4 run once the searches have spent budget / FALLBACK_SHARE
 
 
 @dataclass(frozen=True)
@@ -75,27 +86,10 @@ class Thoughtful:
     # --- the steps -------------------------------------------------------------------------
 
     def searches(self, deal: np.ndarray, easy: bool, budget: int):
-        """Step 1 for one rule set.  Returns (outcome, best score, nodes, line)."""
-        s = self.settings
-        self.table.begin_deal()
-        pos = P.new_position(deal)
-        rules = self.rules
-        spent = best = 0
-        jitter = 0
-        while spent < budget:
-            size = budget - spent
-            if s.restart > 0:
-                size = min(size, s.restart * luby(jitter + 1))
-            stamp = self.table.begin_search()
-            outcome, score, nodes, length = CS.search(
-                pos, easy, self.sequence, rules, size, self.table.keys, self.table.stamps,
-                self.table.deal_first, stamp, self.workspace, jitter)
-            spent += nodes
-            best = max(best, score)
-            if outcome != UNKNOWN or nodes == 0:
-                return outcome, best, spent, self.workspace.line[:length].copy()
-            jitter += 1
-        return UNKNOWN, best, spent, self.workspace.line[:0].copy()
+        """Step 1 for one rule set, at once.  Returns (outcome, best score, nodes, line)."""
+        run = _Searches(self, deal, easy, budget)
+        run.go(budget)
+        return run.outcome, run.best, run.spent, run.line
 
     def strategy_win(self, deal: np.ndarray):
         """The no-peek strategy player's game: its moves if it wins, else None.  It finds some
@@ -108,40 +102,101 @@ class Thoughtful:
         won, _, _, moves = self._strategy.play(deal, np.zeros(1, dtype=np.uint64))
         return moves if won else None
 
-    def solve(self, deal: np.ndarray):
-        """Decide one deal.  Returns (outcome code, best score, nodes, line of moves)."""
+    def fallback(self, deal: np.ndarray, budget: int):
+        """Steps 2-4.  Returns (outcome, line): ``LOSS`` with no line, ``WIN`` with its line,
+        or ``UNKNOWN``."""
         s = self.settings
-        deal = np.asarray(deal, dtype=np.int8)
-        budget = s.budget
-        spent = 0
-        for i in range(2):
-            easy, size = CS.strict_first_pass(self.easy, i, budget, spent)
-            if size < 0:
-                continue
-            outcome, score, nodes, line = self.searches(deal, easy, size)
-            spent += nodes
-            if outcome == WIN:
-                return WIN, score, spent, line
-        if outcome != UNKNOWN:
-            return outcome, score, spent, line
+        none = np.zeros(0, dtype=np.int64)
         start = P.new_position(deal)
         if s.prune and s.occupation and occupation_dead_end(
                 start.cards, start.length, start.down, start.found, start.misc, deal,
                 start.where, self.easy, self.status, self.occupant):
-            return LOSS, score, spent, line[:0]
-        if s.strategy:
-            won = self.strategy_win(deal)
-            if won is not None:
-                return WIN, R.N_CARDS, spent, won
-            walks = s.walks * budget // DEFAULT_BUDGET
-            if walks > 0:
-                ws = self.workspace
-                won, length, _ = random_walks(P.new_position(deal), self.easy, self.sequence,
-                                              walks, WALK_STEPS, walk_seed(deal), WALK_GREEDY,
-                                              ws.moves, ws.worth, ws.status, ws.line)
-                if won:
-                    return WIN, R.N_CARDS, spent, ws.line[:length].copy()
-        return UNKNOWN, score, spent, line[:0]
+            return LOSS, none
+        if not s.strategy:
+            return UNKNOWN, none
+        won = self.strategy_win(deal)
+        if won is not None:
+            return WIN, won
+        walks = s.walks * budget // DEFAULT_BUDGET
+        if walks > 0:
+            ws = self.workspace
+            won, length, _ = random_walks(start, self.easy, self.sequence, walks, WALK_STEPS,
+                                          walk_seed(deal), WALK_GREEDY, ws.moves, ws.worth,
+                                          ws.status, ws.line)
+            if won:
+                return WIN, ws.line[:length].copy()
+        return UNKNOWN, none
+
+    def solve(self, deal: np.ndarray):
+        """Decide one deal.  Returns (outcome code, best score, nodes, line of moves)."""
+        deal = np.asarray(deal, dtype=np.int8)
+        budget = self.settings.budget
+        fallback_at = budget // FALLBACK_SHARE
+        fell_back = False
+        spent = score = 0
+        for i in range(2):
+            easy, size = CS.strict_first_pass(self.easy, i, budget, spent)
+            if size < 0:
+                continue
+            run = _Searches(self, deal, easy, size)
+            if not fell_back:
+                run.go(fallback_at - spent)
+                if run.outcome == UNKNOWN and spent + run.spent >= fallback_at:
+                    fell_back = True
+                    outcome, line = self.fallback(deal, budget)
+                    if outcome == WIN:
+                        return WIN, R.N_CARDS, spent + run.spent, line
+                    if outcome == LOSS:
+                        return LOSS, max(score, run.best), spent + run.spent, line
+            run.go(size)
+            spent += run.spent
+            score = max(score, run.best)
+            if run.outcome == WIN:
+                return WIN, score, spent, run.line
+        if run.outcome != UNKNOWN:
+            return run.outcome, score, spent, run.line
+        if not fell_back:  # the searches ended early (nothing left to search) undecided
+            outcome, line = self.fallback(deal, budget)
+            if outcome != UNKNOWN:
+                return outcome, R.N_CARDS if outcome == WIN else score, spent, line
+        return UNKNOWN, score, spent, run.line[:0]
+
+
+class _Searches:
+    """Step 1 for one rule set, resumable: ``go(n)`` runs restarts while fewer than ``n`` nodes
+    are spent and the deal is undecided.  A restart started is never cut short by ``n`` (its
+    size depends on the budget alone), so searches paused and resumed are the very searches of
+    one uninterrupted run."""
+
+    def __init__(self, solver: Thoughtful, deal: np.ndarray, easy: bool, budget: int):
+        self.solver, self.easy, self.budget = solver, easy, budget
+        solver.table.begin_deal()
+        self.pos = P.new_position(deal)
+        self.spent = self.best = self.jitter = 0
+        self.outcome = UNKNOWN
+        self.line = np.zeros(0, dtype=np.int64)
+        self.finished = False
+
+    def go(self, until: int):
+        solver, s = self.solver, self.solver.settings
+        table, ws = solver.table, solver.workspace
+        while not self.finished and self.spent < min(until, self.budget):
+            size = self.budget - self.spent
+            if s.restart > 0:
+                size = min(size, s.restart * luby(self.jitter + 1))
+            stamp = table.begin_search()
+            outcome, score, nodes, length = CS.search(
+                self.pos, self.easy, solver.sequence, solver.rules, size, table.keys,
+                table.stamps, table.deal_first, stamp, ws, self.jitter)
+            self.spent += nodes
+            self.best = max(self.best, score)
+            if outcome != UNKNOWN or nodes == 0:
+                self.outcome = outcome
+                self.line = ws.line[:length].copy()
+                self.finished = True
+            self.jitter += 1
+        if self.spent >= self.budget:
+            self.finished = True
 
 
 def luby(i: int) -> int:
