@@ -74,11 +74,12 @@ class Thoughtful:
 
     # --- the steps -------------------------------------------------------------------------
 
-    def searches(self, deal: np.ndarray, easy: bool, budget: int):
-        """Step 1 for one rule set.  Returns (outcome, best score, nodes, line)."""
+    def searches(self, deal: np.ndarray, easy: bool, budget: int, start=None):
+        """Step 1 for one rule set, from the deal or from ``start`` (the rules' state arrays
+        of a position of it).  Returns (outcome, best score, nodes, line)."""
         s = self.settings
         self.table.begin_deal()
-        pos = P.new_position(deal)
+        pos = P.new_position(deal) if start is None else P.from_state(*start, deal)
         rules = self.rules
         spent = best = 0
         jitter = 0
@@ -108,8 +109,10 @@ class Thoughtful:
         won, _, _, moves = self._strategy.play(deal, np.zeros(1, dtype=np.uint64))
         return moves if won else None
 
-    def solve(self, deal: np.ndarray):
-        """Decide one deal.  Returns (outcome code, best score, nodes, line of moves)."""
+    def solve(self, deal: np.ndarray, start=None):
+        """Decide one deal, or the position ``start`` of it (the rules' state arrays: cards,
+        length, down, found, misc), where steps 3 and 4 (which play from the deal) are left
+        out.  Returns (outcome code, best score, nodes, line of moves)."""
         s = self.settings
         deal = np.asarray(deal, dtype=np.int8)
         budget = s.budget
@@ -118,18 +121,18 @@ class Thoughtful:
             easy, size = CS.strict_first_pass(self.easy, i, budget, spent)
             if size < 0:
                 continue
-            outcome, score, nodes, line = self.searches(deal, easy, size)
+            outcome, score, nodes, line = self.searches(deal, easy, size, start)
             spent += nodes
             if outcome == WIN:
                 return WIN, score, spent, line
         if outcome != UNKNOWN:
             return outcome, score, spent, line
-        start = P.new_position(deal)
+        pos = P.new_position(deal) if start is None else P.from_state(*start, deal)
         if s.prune and s.occupation and occupation_dead_end(
-                start.cards, start.length, start.down, start.found, start.misc, deal,
-                start.where, self.easy, self.status, self.occupant):
+                pos.cards, pos.length, pos.down, pos.found, pos.misc, deal,
+                pos.where, self.easy, self.status, self.occupant):
             return LOSS, score, spent, line[:0]
-        if s.strategy:
+        if s.strategy and start is None:
             won = self.strategy_win(deal)
             if won is not None:
                 return WIN, R.N_CARDS, spent, won
