@@ -251,8 +251,11 @@ class Table:
         for part in parts:
             try:
                 card = parse_card(part, jokers=False)
-            except DealError as exc:
-                raise IllegalMove(f"{text!r} is not an Addario pair ({exc})") from None
+            except DealError:
+                raise IllegalMove(f"{text!r} is not an Addario move: {part.strip()!r} is not a "
+                                  "card code (a rank from A234567JQK and a suit from CDHS); "
+                                  "write the pair removed as two cards joined by +, e.g. "
+                                  "5H+5C") from None
             if card not in DECK:
                 raise IllegalMove(f"{CODES[card]} is not in the Italian deck of Addario "
                                   "(A-7, J, Q, K)")

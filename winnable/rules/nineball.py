@@ -311,8 +311,10 @@ class Table:
         for part in parts:
             try:
                 card = parse_card(part, jokers=False)
-            except DealError as exc:
-                raise IllegalMove(f"{text!r} is not a Nineball group ({exc})") from None
+            except DealError:
+                raise IllegalMove(f"{text!r} is not a Nineball group: {part.strip()!r} is not a "
+                                  "card code (a rank from A23456789TJQK and a suit from CDHS); "
+                                  "write the group's cards joined by +, e.g. 2H+7D") from None
             if card not in DECK:
                 raise IllegalMove(f"{CODES[card]} is not a Nineball card (A-9 of diamonds and "
                                   "hearts)")
