@@ -81,6 +81,7 @@ class Advice:
     outcome: str | None = None
     line: list[str] = field(default_factory=list)
     note: str = ""
+    peeks: bool = False  # it used the hidden cards
 
 
 class Session:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import IllegalMove, UserError
-from .session import Session
+from .session import Advice, Session
 
 HELP = """commands (one a line):
   MOVE          a move in the game's notation, as `winnable solve` prints it ({example})
@@ -46,21 +46,29 @@ class Game:
         self.deal_options = deal_options
         self.peek = peek
         self.warn = warn
-        self.budget = budget or session.game.position_budget
+        # A game whose solver takes no budget on a position (None) ignores one.
+        self.budget = (budget or session.game.position_budget
+                       if session.game.position_budget else None)
         self.out = out or print
-        self._verdicts: dict[tuple[str, ...], str] = {}
+        self._verdicts: dict[tuple[str, ...], Advice] = {}
         self._ended = False
 
     # --- answers ---------------------------------------------------------------------------
-    def budget_text(self) -> str:
-        return f", budget {self.budget:,}" if self.budget else ""
+    def who(self, advice: Advice) -> str:
+        """Who answered, whether it used the hidden cards, and with what budget."""
+        return (advice.who + (", uses the hidden cards" if advice.peeks else
+                              ", does not see the hidden cards")
+                + (f", budget {self.budget:,}" if self.budget else ""))
 
-    def verdict(self) -> str:
-        """The thoughtful outcome of the current position (remembered per line)."""
+    def verdict(self) -> Advice:
+        """The thoughtful solver on the current position (remembered per line)."""
         key = tuple(self.session.line)
         if key not in self._verdicts:
-            self._verdicts[key] = self.session.best(self.budget).outcome or "unknown"
+            self._verdicts[key] = self.session.best(self.budget)
         return self._verdicts[key]
+
+    def outcome(self) -> str:
+        return self.verdict().outcome or "unknown"
 
     def show_board(self) -> None:
         self.out(self.session.board(self.peek))
@@ -72,13 +80,13 @@ class Game:
 
     def move(self, text: str) -> None:
         session = self.session
-        before = self.verdict() if self.warn and not session.over else None
+        before = self.outcome() if self.warn and not session.over else None
         steps = session.play(text)
         for step in steps:
             self.out(step.text())
-        if before == "win" and self.verdict() == "loss":
+        if before == "win" and self.outcome() == "loss":
             self.out(f"warning: {steps[0].move} turns a winnable position into a lost one "
-                     f"(thoughtful{self.budget_text()}); `undo` takes it back")
+                     f"({self.who(self.verdict())}); `undo` takes it back")
         self.show_board()
         self.ending()
 
@@ -103,9 +111,9 @@ class Game:
             advice = session.hint()
             self.out(f"hint ({advice.who}, {advice.note}): {advice.move or 'no move'}")
         elif word == "best":
-            advice = session.best(self.budget)
-            self.out(f"best ({advice.who}, uses the hidden cards{self.budget_text()}): "
-                     f"{advice.move or 'no move'}; position: {advice.outcome} ({advice.note})")
+            advice = self.verdict()
+            self.out(f"best ({self.who(advice)}): {advice.move or 'no move'}; position: "
+                     f"{advice.outcome} ({advice.note})")
         elif word == "check":
             if rest and rest != "--warn":
                 raise UserError(f"check takes no argument but --warn, got {rest!r}")
@@ -113,13 +121,12 @@ class Game:
                 self.warn = True
                 self.out("warnings on: a move that turns a winnable position into a lost one "
                          "is flagged at once")
-            self.out(f"check (thoughtful, uses the hidden cards{self.budget_text()}): "
-                     f"{self.verdict()}")
+            self.out(f"check ({self.who(self.verdict())}): {self.outcome()}")
         elif word == "solve":
-            advice = session.best(self.budget)
+            advice = self.verdict()
             if advice.outcome == "win":
-                self.out(f"a winning line from here ({advice.who}, uses the hidden cards; "
-                         f"{len(advice.line)} moves):")
+                self.out(f"a winning line from here ({self.who(advice)}; {len(advice.line)} "
+                         "moves):")
                 self.out(" ".join(advice.line))
             else:
                 self.out(f"no winning line found from here: {advice.outcome} ({advice.note})")

@@ -111,7 +111,7 @@ class Addario(Game):
         outcome = ("win" if best == R.N_CARDS else "loss" if complete else "unknown")
         return Advice("thoughtful", line[0] if line else None, outcome, line,
                       f"searched with every card known (the deck too), {nodes:,} pairs of a "
-                      f"budget of {budget:,}: best score {max(best, replay.score)}")
+                      f"budget of {budget:,}: best score {max(best, replay.score)}", peeks=True)
 
     def layout(self, cards: np.ndarray) -> str:
         first_row = " ".join(code(int(c)) for c in cards[:R.COLS])

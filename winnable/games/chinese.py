@@ -132,7 +132,7 @@ class Chinese(Game):
         moves = [R.format_move(int(m)) for m in line]
         return Advice("thoughtful", moves[0] if moves else None, OUTCOME_NAMES[int(outcome)],
                       moves, f"searched with every card known (the face-down cards and the "
-                      f"stock too), {nodes:,} nodes of a budget of {budget:,}")
+                      f"stock too), {nodes:,} nodes of a budget of {budget:,}", peeks=True)
 
     def implies(self, stricter, looser) -> bool:
         return (stricter != looser

@@ -135,7 +135,7 @@ class Nineball(Game):
         outcome = "win" if final >= R.CLEARED_MIN_SCORE else "loss"
         return Advice("thoughtful", line[0] if line else None, outcome, line,
                       f"exact, with every card known (the face-down kitchen cards too): best "
-                      f"score {final}")
+                      f"score {final}", peeks=True)
 
     def format_line(self, deal: np.ndarray, line: np.ndarray) -> list[str]:
         return ["+".join(CODES[c] for c in R.group_cards(deal, state, int(group)))
