@@ -106,7 +106,7 @@ def test_play_through_a_pipe(tmp_path):
     assert "hint (nopeek-win, the exact optimal player that sees only what you see" in out
     assert "best (thoughtful, uses the hidden cards): " in out
     assert "check (thoughtful, uses the hidden cards): win" in out
-    assert "illegal: 9C is not a Nineball card" in out
+    assert "illegal: 9C is not in the nineball deck" in out
     assert "undone: 2H+7H" in out and "2. 9D  kitchen 9D (pile 1), turns up 4H" in out
     assert "[??]" in out and "4H [??]" in out
     assert f"saved 2 moves to {saved}" in out

@@ -243,7 +243,7 @@ def test_undo_returns_to_the_position_before():
 
 def test_illegal_moves_say_why_and_change_nothing():
     cases = {
-        "nineball": [("9C", "not a Nineball card"), ("t3-t5x2", "not a Nineball group"),
+        "nineball": [("9C", "not in the nineball deck"), ("t3-t5x2", "not a Nineball group"),
                      ("5D", "covered by")],
         "addario": [("5H", "not an Addario move"), ("KS+KD", "not")],
         "chinese": [("t1-t9x1", "no pile t9"), ("t1-f", "foundation"),

@@ -240,26 +240,13 @@ class Table:
         return out
 
     def parse(self, text: str) -> int:
-        from ..cards import CODES, DealError, parse_card
+        from ..cards import CODES, parse_joined
         if self.over():
             raise IllegalMove("the game is over")
-        parts = text.strip().split("+")
-        if len(parts) != 2 or not all(p.strip() for p in parts):
-            raise IllegalMove(f"{text!r} is not an Addario move: write the pair removed as two "
-                              "cards joined by +, e.g. 5H+5C")
-        cards = []
-        for part in parts:
-            try:
-                card = parse_card(part, jokers=False)
-            except DealError:
-                raise IllegalMove(f"{text!r} is not an Addario move: {part.strip()!r} is not a "
-                                  "card code (a rank from A234567JQK and a suit from CDHS); "
-                                  "write the pair removed as two cards joined by +, e.g. "
-                                  "5H+5C") from None
-            if card not in DECK:
-                raise IllegalMove(f"{CODES[card]} is not in the Italian deck of Addario "
-                                  "(A-7, J, Q, K)")
-            cards.append(card)
+        how = "write the pair removed as two cards joined by +, e.g. 5H+5C"
+        cards = parse_joined(text, DECK, NAME, "an Addario move", how)
+        if len(cards) != 2:
+            raise IllegalMove(f"{text!r} is not an Addario move: {how}")
         if cards[0] == cards[1]:
             raise IllegalMove(f"{CODES[cards[0]]} is named twice")
         positions = []

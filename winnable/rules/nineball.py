@@ -300,24 +300,12 @@ class Table:
         return ("removed", None) if depth >= height else ("hidden", None)
 
     def parse(self, text: str) -> int:
-        from ..cards import CODES, DealError, parse_card
+        from ..cards import CODES, parse_joined
         if self.over():
             raise IllegalMove("the game is over")
-        parts = [p for p in text.strip().split("+")]
-        if not text.strip() or any(not p.strip() for p in parts):
-            raise IllegalMove(f"{text!r} is not a Nineball group: write its cards joined by +, "
-                              "e.g. 2H+7D")
         group = 0
-        for part in parts:
-            try:
-                card = parse_card(part, jokers=False)
-            except DealError:
-                raise IllegalMove(f"{text!r} is not a Nineball group: {part.strip()!r} is not a "
-                                  "card code (a rank from A23456789TJQK and a suit from CDHS); "
-                                  "write the group's cards joined by +, e.g. 2H+7D") from None
-            if card not in DECK:
-                raise IllegalMove(f"{CODES[card]} is not a Nineball card (A-9 of diamonds and "
-                                  "hearts)")
+        for card in parse_joined(text, DECK, NAME, "a Nineball group",
+                                 "write its cards joined by +, e.g. 2H+7D"):
             where, at = self._where(card)
             if where == "removed":
                 raise IllegalMove(f"{CODES[card]} has already been removed")
