@@ -232,6 +232,8 @@ def replay(chosen, moves, moves_file, solver, options, boards, peek):
     else:
         if options:
             raise UserError("--option applies to the solver's line, not to a line given")
+        if solver is not None:
+            solver = g.check_solver(solver)
         who = "the line given"
     from .errors import IllegalMove
     from .session import Session

@@ -109,12 +109,14 @@ class Chinese(Game):
     def hint(self, session) -> Advice:
         if session.over:
             return Advice(self.hint_player, None, None, [], "the game is over")
-        if not hasattr(self, "_hint_player"):
-            self._hint_player = NP.Player(session.rules, self.hint_player,
-                                          self.solvers[self.hint_player].defaults)
+        players = self.__dict__.setdefault("_hint_players", {})
+        key = session.rules.label
+        if key not in players:
+            players[key] = NP.Player(session.rules, self.hint_player,
+                                     self.solvers[self.hint_player].defaults)
         deal = session.table.deal
         # Its random stream is the deal's play stream, afresh: the same position, the same hint.
-        move, nodes = self._hint_player.choose(deal, [step.code for step in session.steps],
+        move, nodes = players[key].choose(deal, [step.code for step in session.steps],
                                                play_stream(np.uint64(self.salt), deal))
         options = self.solvers[self.hint_player].defaults
         return Advice(self.hint_player, R.format_move(move) if move >= 0 else None, None, [],
