@@ -34,7 +34,7 @@ EXAMPLES = {"nineball": "2H+7D", "addario": "5H+5C", "chinese": "t3-t5x2, t1-f, 
 RED_CARD = re.compile(r"\b([A2-9TJQK][DH])\b")
 
 
-class Game:
+class CommandLoop:
     """The command loop of one deal: ``run`` reads commands until ``quit`` or the end of
     input.  ``warn``: flag moves that turn a winnable position into a lost one; ``budget``: the
     thoughtful solver's nodes per answer (None: the game's default)."""
@@ -203,6 +203,6 @@ def play(session: Session, deal_options: str, peek: bool = False, warn: bool = F
     lines otherwise (a pipe, a script)."""
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     out = coloured if interactive else (lambda text: print(text, flush=True))
-    game = Game(session, deal_options, peek, warn, budget, out)
+    loop = CommandLoop(session, deal_options, peek, warn, budget, out)
     lines = terminal_lines(f"{session.game.name}> ") if interactive else iter(sys.stdin)
-    game.run(lines)
+    loop.run(lines)

@@ -307,7 +307,10 @@ class Table:
             top_card = int(cards[target, length[target] - 1])
             raise IllegalMove(f"{code(card)} cannot go onto {code(top_card)}: it needs a card "
                               "one rank higher of the other colour")
-        return encode(TABLEAU, source, target, count)
+        move = encode(TABLEAU, source, target, count)
+        if move not in self.legal():  # the checks above are the rules: never reached
+            raise IllegalMove(f"{text!r} is not a legal move here")
+        return move
 
     def describe(self, move: int) -> str:
         from ..cards import code

@@ -466,6 +466,13 @@ _ACTION = re.compile(r"(!?)(?:up(\d+)|rm(\d+)|(\d+)\+(\d+)|(new))")
 STREAM_PLAYERS = ("greedy", "random", "lookahead")
 
 
+def _checked(action: int, legal: list[int], text: str) -> int:
+    """The action, once the rules' own list holds it (the checks before it are the rules)."""
+    if action not in legal:
+        raise IllegalMove(f"{text!r} is not a legal action here")
+    return action
+
+
 class Table:
     """A game in progress as a person plays it (``winnable.session``): actions written as
     ``solve`` writes them (``up3``, ``rm2``, ``1+5``, ``new``; ``!`` before the pile taken back
@@ -537,12 +544,13 @@ class Table:
             raise IllegalMove("a card is needed and the deck is empty: take a pile back (upN or "
                               "rmN)")
         emergency = EMERGENCY if turn_now == TAKE_BACK else 0
+        legal = self.legal()
         if up:
             slot = self._pile(int(up))
             if game.size[slot] < 11:
                 raise IllegalMove(f"pile {up} holds {game.size[slot]} cards: only a pile of 11 "
                                   "or more may be picked up")
-            return PICKUP * 1_000_000 + (int(up) - 1) * 1000 + emergency
+            return _checked(PICKUP * 1_000_000 + (int(up) - 1) * 1000 + emergency, legal, text)
         if rm:
             self._pile(int(rm))
             if not removal_available(st, self.codes.fifteen):
@@ -552,8 +560,7 @@ class Table:
                         FIFTEEN_UNLIMITED: "removals need a score of 15 or more"}
                 raise IllegalMove(f"no fifteen removal now (score {st[ST_SCORE]}; "
                                   f"{rule[self.codes.fifteen]})")
-            return REMOVE * 1_000_000 + (int(rm) - 1) * 1000 + emergency
-        legal = self.legal()
+            return _checked(REMOVE * 1_000_000 + (int(rm) - 1) * 1000 + emergency, legal, text)
         if new:
             if NEW * 1_000_000 not in legal:
                 pair = next(a for a in legal if a // 1_000_000 == PAIR)
