@@ -159,6 +159,8 @@ class CommandLoop:
     def run(self, lines: Iterator[str]) -> None:
         """Read and answer commands; an illegal move or a bad command gets its one-line reason
         and changes nothing."""
+        for step in self.session.steps:  # the moves the rules forced before the first choice
+            self.out(step.text())
         self.show_board()
         self.ending()
         for line in lines:
