@@ -16,6 +16,7 @@ WARM_UP_GROUPS = (("chinese",), ("nineball", "addario", "impossible"))
 WARM_UP = """
 import sys
 from winnable import get_game
+from winnable.session import replay_line
 for name in sys.argv[1:]:
     game = get_game(name)
     for solver in game.solvers:
@@ -25,6 +26,11 @@ for name in sys.argv[1:]:
         # A deal the search leaves undecided at this budget: the loss test, the strategy
         # player's attempt and the random playouts run only then.
         game.solve(16, None, "thoughtful", budget=1000)
+    # A line played move by move (winnable.session) calls the rules' kernels from Python.
+    session, _ = replay_line(game, game.deal(3), game.solve(3).moves[:4])
+    session.best(1000)
+    if name != "chinese":  # (the Chinese hint player is not tested: compiled on first use)
+        session.hint()
 """
 
 

@@ -131,3 +131,24 @@ def deck_description(deck: Sequence[int]) -> str:
     if jokers:
         text += " plus jokers " + " ".join(CODES[c] for c in jokers)
     return text
+
+
+def parse_joined(text: str, deck: Sequence[int], game: str, move: str, how: str) -> list[int]:
+    """The cards of a move written as card codes joined by + (a Nineball group, an Addario
+    pair); ``IllegalMove`` names what is wrong: no cards, a code that is not a card, a card not
+    in the ``game``'s deck (``move`` names the kind of move, ``how`` says how to write one)."""
+    from .errors import IllegalMove
+    parts = [part.strip() for part in text.strip().split("+")]
+    if not all(parts):
+        raise IllegalMove(f"{text!r} is not {move}: {how}")
+    cards = []
+    for part in parts:
+        card = _ID_OF_CODE.get(part.upper())
+        if card is None:
+            raise IllegalMove(f"{text!r} is not {move}: {part!r} is not a card code (a rank from "
+                              f"{RANKS} and a suit from {SUITS}); {how}")
+        if card not in set(int(c) for c in deck):
+            raise IllegalMove(f"{CODES[card]} is not in the {game} deck, which holds "
+                              f"{deck_description(deck)}")
+        cards.append(card)
+    return cards

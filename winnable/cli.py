@@ -7,11 +7,14 @@ program with a one-line message instead of a traceback."""
 
 from __future__ import annotations
 
+import functools
 import json
 import signal
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -84,17 +87,31 @@ def cli():
     """winnable: how often can this solitaire be won, and how well can a player do?"""
 
 
-@cli.command()
-@game_option
-@click.option("--seed", type=int, default=None, help="deal number (1, 2, ...)")
-@click.option("--deal", "deal_text", default=None,
-              help='the deck order, top card first, e.g. "AH 2D 9H ..."')
-@variant_option
-@solver_option
-@option_option
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def solve(game, seed, deal_text, variant, solver, options, as_json):
-    """Solve one deal and show the layout, outcome, score and line of play."""
+@dataclass
+class ChosenDeal:
+    """The deal a command works on: the game, its cards under the rules given, how it was
+    chosen (``seed``: its number, or None for a deal typed in) and the rule flags."""
+
+    game: Any
+    cards: Any
+    seed: int | None
+    variant: tuple[str, ...]
+
+    def where(self) -> str:
+        return f"deal {self.seed}" if self.seed is not None else "the deal given"
+
+    def as_options(self) -> str:
+        """The options that choose this deal again, as typed on a command line."""
+        chosen = (f"--seed {self.seed}" if self.seed is not None
+                  else f'--deal "{self.game.format_deal(self.cards)}"')
+        return " ".join([f"--game {self.game.name}", chosen,
+                         *(f"--variant {v}" for v in self.variant)])
+
+
+def choose_deal(game: str, seed: int | None = None, deal_text: str | None = None,
+                variant: tuple[str, ...] = ()) -> ChosenDeal:
+    """The one place where a command's deal is chosen: by number (``--seed``) or written out
+    (``--deal``), under the rule flags ``variant``; exactly one way must be given."""
     g = get_game(game)
     if (seed is None) == (deal_text is None):
         raise VariantError("give exactly one of --seed N or --deal \"...\"")
@@ -104,28 +121,186 @@ def solve(game, seed, deal_text, variant, solver, options, as_json):
         raise VariantError(f"--seed must be at most {LAST_DEAL} (the last deal number), got "
                            f"{seed}")
     cards = g.deal(seed, variant) if seed is not None else g.parse_deal(deal_text, variant)
+    return ChosenDeal(g, cards, seed, tuple(variant))
+
+
+def deal_options(fn):
+    """The options that choose a deal (--game, --seed N | --deal "...", --variant K=V), for
+    every command that works on one deal; the command receives ``chosen`` (a ``ChosenDeal``,
+    from ``choose_deal``) instead of them."""
+    @functools.wraps(fn)
+    def command(*args, game, seed, deal_text, variant, **kwargs):
+        return fn(*args, chosen=choose_deal(game, seed, deal_text, variant), **kwargs)
+
+    for decorator in reversed([
+            game_option,
+            click.option("--seed", type=int, default=None, help="deal number (1, 2, ...)"),
+            click.option("--deal", "deal_text", default=None,
+                         help='the deck order, top card first, e.g. "AH 2D 9H ..."'),
+            variant_option]):
+        command = decorator(command)
+    return command
+
+
+@cli.command()
+@deal_options
+@solver_option
+@option_option
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def solve(chosen, solver, options, as_json):
+    """Solve one deal and show the layout, outcome, score and line of play, each move with the
+    cards it moves (JSON: ``moves`` and ``described``)."""
+    from .session import replay_line
+    g, cards, variant, seed = chosen.game, chosen.cards, chosen.variant, chosen.seed
     solver = g.check_solver(solver)
     options = g.solver_options(solver, parse_options(options))
     g.warm_up(variant, solver, options)  # compiled before the clock starts
     # The cards alone fix the game, random players included: a deal typed in plays the same.
     result = g.solve(cards, variant, solver, **options)
     result.seed = seed
+    _, steps = replay_line(g, cards, result.moves, variant, result.solver)
     if as_json:
         data = result.to_dict()
+        data["described"] = [f"{step.move}  {step.described}" for step in steps]
         data["rules"] = g.rules(variant).as_text()
         click.echo(json.dumps(data))
         return
-    which = f"deal {seed}" if seed is not None else "the deal given"
-    click.echo(f"{g.title}, {which} (rules: {result.variant}; solver: {result.solver})")
+    click.echo(f"{g.title}, {chosen.where()} (rules: {result.variant}; solver: "
+               f"{result.solver})")
     click.echo(g.layout(cards))
     click.echo(f"deal: {result.deal}")
     click.echo(f"outcome: {result.outcome}   score: {result.score}")
     for key, value in result.extra.items():
         click.echo(f"{key}: {round(value, 4) if isinstance(value, float) else value}")
     click.echo(f"line of play ({len(result.moves)} moves):" if result.moves else "no moves")
-    for i, move in enumerate(result.moves, start=1):
-        click.echo(f"  {i:3}. {move}")
+    for step in steps:
+        click.echo(f"  {step.number:3}. {step.move}  {step.described}")
     click.echo(f"{result.nodes:,} nodes in {1000 * result.seconds:.2f} ms")
+
+
+def _line_source(moves: str | None, moves_file: Path | None, required: bool) -> list[str] | None:
+    """The moves given with --moves or --moves-file (None: neither)."""
+    from .session import read_moves
+    if moves is not None and moves_file is not None:
+        raise UserError("give --moves or --moves-file, not both")
+    if moves_file is not None:
+        try:
+            return read_moves(moves_file.read_text())
+        except OSError as exc:
+            raise UserError(f"cannot read --moves-file {moves_file}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise UserError(f"--moves-file {moves_file} is not a text file") from None
+    if moves is not None:
+        return read_moves(moves)
+    if required:
+        raise UserError("give the line to check with --moves \"...\" or --moves-file F")
+    return None
+
+
+moves_option = click.option("--moves", default=None, metavar='"M1 M2 ..."',
+                            help="a line of play: moves separated by spaces, as `solve` prints "
+                                 "them (or its numbered lines, or its --json)")
+moves_file_option = click.option("--moves-file", type=click.Path(path_type=Path, dir_okay=False),
+                                 default=None, help="a file holding the line (`play`'s save, a "
+                                 "batch row's moves, `replay` or `solve` output)")
+line_player_option = click.option(
+    "--solver", "-s", default=None, metavar="SOLVER",
+    help="whose line it is: Impossible's random and lookahead players draw from the deal's "
+         "play stream, and their lines replay only with their draws (default: a person)")
+
+
+@cli.command()
+@deal_options
+@moves_option
+@moves_file_option
+@click.option("--solver", "-s", default=None, metavar="SOLVER",
+              help="the solver whose line is shown (default: thoughtful where the game has "
+                   "it); with --moves, whose line it is (see `verify --help`)")
+@option_option
+@click.option("--boards", is_flag=True, help="print the position after each move")
+@click.option("--peek", is_flag=True, help="with --boards: show the hidden cards too")
+def replay(chosen, moves, moves_file, solver, options, boards, peek):
+    """Show a line of play move by move with the cards named: the solver's line, or the one
+    given with --moves."""
+    g, cards, variant = chosen.game, chosen.cards, chosen.variant
+    line = _line_source(moves, moves_file, required=False)
+    if line is None:
+        solver = g.check_solver(solver or ("thoughtful" if "thoughtful" in g.solvers else None))
+        result = g.solve(cards, variant, solver, **g.solver_options(solver,
+                                                                     parse_options(options)))
+        line, who = result.moves, f"solver {solver}: {result.outcome}, score {result.score}"
+    else:
+        if options:
+            raise UserError("--option applies to the solver's line, not to a line given")
+        if solver is not None:
+            solver = g.check_solver(solver)
+        who = "the line given"
+    from .errors import IllegalMove
+    from .session import Session
+    click.echo(f"{g.title}, {chosen.where()} (rules: {g.rules(variant).label}; {who})")
+    session = Session(g, cards, variant, solver, forced=False)
+    if boards:
+        click.echo(_indented(session.board(peek)))
+    for number, move in enumerate(line, start=1):
+        try:
+            steps = session.play(move)
+        except IllegalMove as exc:
+            raise IllegalMove(f"move {number} ({move}) is illegal: {exc}") from None
+        for step in steps:
+            click.echo(step.text())
+        if boards:
+            click.echo(_indented(session.board(peek)))
+    click.echo(_ending(session))
+
+
+@cli.command()
+@deal_options
+@click.option("--peek", is_flag=True, help="show the hidden cards (face-down cards, stock, deck)")
+@click.option("--warn", is_flag=True, help="flag at once every move that turns a winnable "
+              "position into a lost one (the thoughtful solver after every move)")
+@click.option("--budget", type=click.IntRange(min=1), default=None,
+              help="search nodes for best, check, solve and --warn (default: the game's, "
+                   "about a second of search); past it the answer is unknown")
+def play(chosen, peek, warn, budget):
+    """Play a deal in the terminal, one command a line (typed, or piped in): a move in the
+    game's notation, moves, hint, best, check [--warn], solve, undo, board, save FILE, help,
+    quit.  Hidden cards stay hidden unless --peek."""
+    from .session import Session
+    from .terminal import play as play_in_terminal
+    g = chosen.game
+    session = Session(g, chosen.cards, chosen.variant)
+    click.echo(f"{g.title}, {chosen.where()} (rules: {session.rules.label}); `help` lists the "
+               "commands")
+    play_in_terminal(session, chosen.as_options(), peek, warn, budget)
+
+
+def _indented(text: str) -> str:
+    return "\n".join("    " + row for row in text.splitlines())
+
+
+def _ending(session) -> str:
+    if session.over:
+        return f"outcome: {session.outcome}   score: {session.score}"
+    return f"the game goes on (the line stops before its end); score so far: {session.score}"
+
+
+@cli.command()
+@deal_options
+@moves_option
+@moves_file_option
+@line_player_option
+def verify(chosen, moves, moves_file, solver):
+    """Check a line of play against the rules: every move legal prints the outcome and score
+    reached (exit 0); otherwise the first illegal move, its number and why (exit 1)."""
+    from .session import verify_line
+    g = chosen.game
+    line = _line_source(moves, moves_file, required=True)
+    if solver is not None:
+        solver = g.check_solver(solver)
+    verdict = verify_line(g, chosen.cards, line, chosen.variant, solver)
+    click.echo(verdict.text())
+    if not verdict.ok:
+        click.get_current_context().exit(1)
 
 
 def batch_command(fn):

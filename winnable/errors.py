@@ -5,3 +5,8 @@ never a traceback.  Light on purpose: the command line imports it before anythin
 
 class UserError(ValueError):
     """Something the user can fix; the message is one line saying what and how."""
+
+
+class IllegalMove(UserError):
+    """A move that is not legal here, or not written in the game's notation; the message says
+    which move and why in one line."""

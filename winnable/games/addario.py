@@ -8,6 +8,7 @@ from ..cards import CODES, code
 from ..outcomes import LOSS, UNKNOWN, WIN, outcome_name
 from ..rules import addario as R
 from ..solvers import addario as S
+from ..session import Advice
 from .base import Game, Option, OptionLimits, SolverInfo, solver_table, timed_columns
 
 DEFAULT_BUDGET = 10_000_000
@@ -66,6 +67,51 @@ class Addario(Game):
     )
     batch_chunk = 10000
     bench_deals = 50000
+    hint_player = "nopeek"
+    position_budget = 1_000_000
+
+    def _scratch(self):
+        if not hasattr(self, "_position_scratch"):
+            self._position_scratch = S.Scratch()
+        return self._position_scratch
+
+    def hint(self, session) -> Advice:
+        table = session.table
+        legal = table.legal()
+        if not legal:
+            return Advice(self.hint_player, None, None, [], "no pair is left")
+        scratch = self._scratch()
+        pairs = np.array(legal + [0] * (R.MAX_PAIRS - len(legal)), dtype=np.int64)
+        choice, _ = S.nopeek_choice(table.tableau, table.values, table.cfe, pairs, len(legal),
+                                    scratch.memo, scratch.generation.next(), scratch.path)
+        return Advice(self.hint_player, table.format(legal[choice]), None, [],
+                      "sees the table, not the deck: the pair after which the most cards can "
+                      "go before the next refill")
+
+    def solve_position(self, session, budget=None) -> Advice:
+        table = session.table
+        budget = budget or self.position_budget
+        scratch = self._scratch()
+        columns, heights, state = table.tableau
+        best, nodes, complete, length = S.search(
+            R.Tableau(columns.copy(), heights.copy(), state.copy()),
+            S.Deal(table.values, R.N_CARDS, table.cfe), budget, scratch.memo,
+            scratch.generation.next(), scratch.path)
+        # The line: the best choices at each choice point, the forced pairs between them.
+        replay = session.copy()
+        replay.automatic = True
+        line, k = [], 0
+        while not replay.over:
+            legal = replay.table.legal()
+            pick = 0
+            if len(legal) > 1:
+                pick = int(scratch.path[k]) if k < length else 0
+                k += 1
+            line += [step.move for step in replay.play(replay.table.format(legal[pick]))]
+        outcome = ("win" if best == R.N_CARDS else "loss" if complete else "unknown")
+        return Advice("thoughtful", line[0] if line else None, outcome, line,
+                      f"searched with every card known (the deck too), {nodes:,} pairs of a "
+                      f"budget of {budget:,}: best score {max(best, replay.score)}", peeks=True)
 
     def layout(self, cards: np.ndarray) -> str:
         first_row = " ".join(code(int(c)) for c in cards[:R.COLS])

@@ -14,6 +14,7 @@ from numba.core import event as numba_event
 
 from .. import shuffle
 from ..cards import CODES, parse_deal
+from ..errors import UserError
 from ..variants import Flag, Rules, VariantError, parse_rules
 
 from . import LAST_DEAL
@@ -154,6 +155,11 @@ class Game:
     # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
     # FLAGS become the class's name, title, deck and flags.
     rules_module: ClassVar[Any] = None
+    # Playing a deal (winnable.session): the best player that sees only what a person sees,
+    # whose move `hint` gives; and the thoughtful solver's budget on a position by default,
+    # about a second of search (None: it needs none).
+    hint_player: ClassVar[str] = ""
+    position_budget: ClassVar[int | None] = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -217,6 +223,20 @@ class Game:
 
     def layout(self, cards: np.ndarray) -> str:
         return self.format_deal(cards)
+
+    # --- a deal in play (winnable.session) -------------------------------------------------
+    def table(self, cards: np.ndarray, rules: Rules, player: str | None = None):
+        """The game in progress from its deal (the rules module's ``Table``); ``player``: the
+        player whose line is replayed, where its draws from the play stream matter."""
+        return self.rules_module.Table(cards, rules, player)
+
+    def hint(self, session):
+        """The move ``hint_player`` makes in the session's position (an ``Advice``)."""
+        raise UserError(f"{self.name} has no player to give hints")
+
+    def solve_position(self, session, budget: int | None = None):
+        """The thoughtful solver on the session's position (an ``Advice``: outcome, line)."""
+        raise UserError(f"{self.name} has no solver for a position")
 
     # --- rules and solvers -----------------------------------------------------------------
     def rules(self, variant: Iterable[str] | Mapping[str, Any] | None = None) -> Rules:

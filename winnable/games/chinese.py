@@ -13,6 +13,7 @@ from ..shuffle import play_stream
 from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
 from ..solvers.table import LOSS, OUTCOME_NAMES, WIN
+from ..session import Advice
 from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
                    timed_columns)
 
@@ -101,6 +102,39 @@ class Chinese(Game):
     solver_versions = {"thoughtful": 5, "sampling": 6, "random": 3}
     batch_chunk = 50
     bench_deals = 500
+
+    hint_player = "sampling"
+    position_budget = 100_000
+
+    def hint(self, session) -> Advice:
+        if session.over:
+            return Advice(self.hint_player, None, None, [], "the game is over")
+        players = self.__dict__.setdefault("_hint_players", {})
+        key = session.rules.label
+        if key not in players:
+            players[key] = NP.Player(session.rules, self.hint_player,
+                                     self.solvers[self.hint_player].defaults)
+        deal = session.table.deal
+        # Its random stream is the deal's play stream, afresh: the same position, the same hint.
+        move, nodes = players[key].choose(deal, [step.code for step in session.steps],
+                                               play_stream(np.uint64(self.salt), deal))
+        options = self.solvers[self.hint_player].defaults
+        return Advice(self.hint_player, R.format_move(move) if move >= 0 else None, None, [],
+                      f"sees only the face-up cards: {options['samples']} samples of the unseen "
+                      f"cards searched ({nodes:,} nodes)" + ("" if move >= 0 else
+                                                            "; it would stop here"))
+
+    def solve_position(self, session, budget=None) -> Advice:
+        budget = budget or self.position_budget
+        rules = session.rules
+        solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence",
+                              T.Settings(budget=budget))
+        table = session.table
+        outcome, score, nodes, line = solver.solve(table.deal, table.state)
+        moves = [R.format_move(int(m)) for m in line]
+        return Advice("thoughtful", moves[0] if moves else None, OUTCOME_NAMES[int(outcome)],
+                      moves, f"searched with every card known (the face-down cards and the "
+                      f"stock too), {nodes:,} nodes of a budget of {budget:,}", peeks=True)
 
     def implies(self, stricter, looser) -> bool:
         return (stricter != looser

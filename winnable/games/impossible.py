@@ -11,6 +11,7 @@ from ..cards import code
 from ..outcomes import NAME_OF
 from ..rules import impossible as R
 from ..solvers import impossible as S
+from ..session import Advice
 from .base import Game, Option, OptionLimits, SolverInfo, Stopwatch, solver_table
 
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
@@ -74,6 +75,46 @@ class Impossible(Game):
                     "rollouts": "simulated games"}
     batch_moves = False  # any game is replayed from its deal by `winnable solve`
     bench_deals = 100_000
+
+    hint_player = "lookahead"
+    BEST_ROLLOUTS = 64  # `best`: the lookahead player, thinking harder
+
+    def _choice(self, table, rollouts: int):
+        """The lookahead player's action at the table's turn, from a copy of its stream (so
+        the game's own reshuffles stay as they are)."""
+        if not hasattr(self, "_space"):
+            self._space = S.workspace()
+        space = self._space
+        game, rng = table.game, table.rng.copy()
+        if table.turn() == R.TAKE_BACK:
+            return int(S.take_back_choice(game.size, game.order, game.st, table.codes.fifteen,
+                                          S.GREEDY, rng, space.buffer)) + R.EMERGENCY
+        legal = table.legal()
+        if len(legal) == 1:
+            return legal[0]
+        space.actions[:len(legal)] = legal
+        return int(S.lookahead_action(game, rng, table.codes, rollouts, space.actions,
+                                      len(legal), space.buffer, space.rollout))
+
+    def hint(self, session) -> Advice:
+        if session.over:
+            return Advice(self.hint_player, None, None, [], "the game is over")
+        rollouts = self.solvers[self.hint_player].defaults["rollouts"]
+        return Advice(self.hint_player, session.table.format(self._choice(session.table,
+                                                                          rollouts)), None, [],
+                      f"never reads the deck: each action tried in {rollouts} games finished "
+                      "by greedy, the unseen deck shuffled afresh")
+
+    def solve_position(self, session, budget=None) -> Advice:
+        """No solver decides an Impossible position: the deck is reshuffled during play.  The
+        answer is the lookahead player's, with more rollouts, and the outcome unknown."""
+        if session.over:
+            return Advice("lookahead", None, session.outcome, [], "the game is over")
+        move = session.table.format(self._choice(session.table, self.BEST_ROLLOUTS))
+        return Advice("lookahead", move, "unknown", [],
+                      "Impossible reshuffles its deck during play, so no solver here decides "
+                      f"a position; this is the lookahead player with {self.BEST_ROLLOUTS} "
+                      "rollouts per action (it never reads the deck)")
 
     def deck_for(self, rules) -> np.ndarray:
         return R.DECK if rules["jokers"] else R.DECK_WITHOUT_JOKERS

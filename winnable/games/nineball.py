@@ -9,6 +9,7 @@ from ..outcomes import LOSS, WIN, outcome_name
 from ..rules import nineball as R
 from ..solvers import nineball as S
 from ..solvers import nineball_nopeek as NP
+from ..session import Advice
 from .base import Game, SolverInfo, solver_table, timed_columns
 
 
@@ -103,8 +104,38 @@ class Nineball(Game):
     batch_chunk = 10000
     bench_deals = 50000
 
+    hint_player = "nopeek-win"
+
     def layout(self, cards: np.ndarray) -> str:
         return R.layout(cards)
+
+    def hint(self, session) -> Advice:
+        table = session.table
+        if not hasattr(self, "_nopeek"):
+            self._nopeek = NP.Scratch()
+        score, win, group = NP.decide_at(table.deal, table.state, table.codes,
+                                         NP.OBJECTIVES[self.hint_player], self._nopeek)
+        return Advice(self.hint_player, table.format(group) if group >= 0 else None, None, [],
+                      f"the exact optimal player that sees only what you see (highest chance "
+                      f"of clearing the rack): chance {win:.3f}, expected score {score:.2f}")
+
+    def solve_position(self, session, budget=None) -> Advice:
+        """Exact: the thoughtful search of the deal leaves the best score still to come from
+        every reachable position in its memo, and its best group there."""
+        table = session.table
+        search = _Thoughtful(session.rules)
+        search.search(table.deal)
+        memo = search.scratch.memo
+        state, line = table.state, []
+        final = int(R.rack_removed(state)) + int(memo.value[state])
+        while memo.move[state] >= 0:
+            group = int(memo.move[state])
+            line.append("+".join(CODES[c] for c in R.group_cards(table.deal, state, group)))
+            state = int(R.apply_group(state, group))
+        outcome = "win" if final >= R.CLEARED_MIN_SCORE else "loss"
+        return Advice("thoughtful", line[0] if line else None, outcome, line,
+                      f"exact, with every card known (the face-down kitchen cards too): best "
+                      f"score {final}", peeks=True)
 
     def format_line(self, deal: np.ndarray, line: np.ndarray) -> list[str]:
         return ["+".join(CODES[c] for c in R.group_cards(deal, state, int(group)))

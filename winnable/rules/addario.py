@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import card_id
+from ..errors import IllegalMove
 from ..variants import bool_flag
 
 NAME = "addario"
@@ -177,3 +178,144 @@ def refill_or_deal(columns, heights, state, n_cards):
                 heights[c] = top + 1
                 state[0] += 1
     return True
+
+
+TIER_NAMES = ("row pair", "column pair", "free pair")
+
+
+class Table:
+    """A game in progress as a person plays it (``winnable.session``): a pair written as
+    ``solve`` writes it (``5H+5C``, the card earlier in reading order first), read back in
+    either order and checked against the tiers; refills and new rows happen by themselves, and
+    a pair the rules force (the only one of the top tier) is played for the player."""
+
+    forced_automatic = True
+
+    def __init__(self, deal: np.ndarray, rules, player: str | None = None):
+        self.deal = np.asarray(deal, dtype=np.int8)
+        self.cfe = bool(rules["column_free_equal"])
+        self.values = card_values(self.deal)
+        self.tableau = new_tableau()
+        self._pairs = np.zeros(MAX_PAIRS, dtype=np.int64)
+        self._settle()
+
+    def _settle(self) -> list[int]:
+        """Refill or deal while no pair is left and the deck has cards; the deck indices
+        drawn."""
+        columns, heights, state = self.tableau
+        first = int(state[0])
+        while not self.legal() and refill_or_deal(columns, heights, state, N_CARDS):
+            pass
+        return list(range(first, int(state[0])))
+
+    def legal(self) -> list[int]:
+        columns, heights, _ = self.tableau
+        n = top_tier_pairs(columns, heights, self.values, self.cfe, self._pairs)
+        return [int(p) for p in self._pairs[:n]]
+
+    def _card(self, position: int) -> int:
+        return int(self.deal[self.tableau.columns[position % COLS, position // COLS]])
+
+    def format(self, pair: int) -> str:
+        from ..cards import code
+        return f"{code(self._card(pair // 64))}+{code(self._card(pair % 64))}"
+
+    def _position_of(self, card: int) -> int | None:
+        columns, heights, _ = self.tableau
+        for c in range(COLS):
+            for r in range(int(heights[c])):
+                if self.deal[columns[c, r]] == card:
+                    return r * COLS + c
+        return None
+
+    def _tiers(self) -> list[list[int]]:
+        columns, heights, _ = self.tableau
+        out = []
+        n = row_pairs(columns, heights, self.values, self._pairs)
+        out.append([int(p) for p in self._pairs[:n]])
+        n = column_pairs(columns, heights, self.values, self._pairs, 0)
+        out.append([int(p) for p in self._pairs[:n]])
+        n = free_pairs(columns, heights, self.values, self._pairs, 0)
+        out.append([int(p) for p in self._pairs[:n]])
+        return out
+
+    def parse(self, text: str) -> int:
+        from ..cards import CODES, parse_joined
+        if self.over():
+            raise IllegalMove("the game is over")
+        how = "write the pair removed as two cards joined by +, e.g. 5H+5C"
+        cards = parse_joined(text, DECK, NAME, "an Addario move", how)
+        if len(cards) != 2:
+            raise IllegalMove(f"{text!r} is not an Addario move: {how}")
+        if cards[0] == cards[1]:
+            raise IllegalMove(f"{CODES[cards[0]]} is named twice")
+        positions = []
+        for card in cards:
+            at = self._position_of(card)
+            if at is None:
+                drawn = [int(c) for c in self.deal[:int(self.tableau.state[0])]]
+                raise IllegalMove(f"{CODES[card]} is not on the table"
+                                  + (" (already discarded)" if card in drawn else ""))
+            positions.append(at)
+        a, b = sorted(positions)
+        pair = a * 64 + b
+        if CARD_VALUE[cards[0]] != CARD_VALUE[cards[1]]:
+            raise IllegalMove(f"{CODES[cards[0]]} and {CODES[cards[1]]} differ in value")
+        legal = self.legal()
+        if pair in legal:
+            return pair
+        tiers = self._tiers()
+        for tier, pairs in enumerate(tiers):
+            if pair in pairs:
+                first = next(t for t, found in enumerate(tiers) if set(found) & set(legal))
+                shown = ", ".join(self.format(p) for p in legal)
+                raise IllegalMove(f"{self.format(pair)} is a {TIER_NAMES[tier]}, but the rules "
+                                  f"take a {TIER_NAMES[first]} first: {shown}")
+        heights = self.tableau.heights
+        covered = [CODES[card] for card, at in zip(cards, positions)
+                   if at // COLS + 1 != heights[at % COLS]]
+        raise IllegalMove(f"{covered[0]} is not free (a card lies on it in its column), and "
+                          "the two are not a column pair")
+
+    def describe(self, pair: int) -> str:
+        from ..cards import code
+        a, b = pair // 64, pair % 64
+        tier = next((TIER_NAMES[t] for t, found in enumerate(self._tiers()) if pair in found),
+                    "pair")
+        return (f"{code(self._card(a))} (row {a // COLS + 1}, column {a % COLS + 1}) and "
+                f"{code(self._card(b))} (row {b // COLS + 1}, column {b % COLS + 1}), a {tier}")
+
+    def play(self, pair: int) -> str:
+        from ..cards import code
+        text = self.describe(pair)
+        remove_pair(self.tableau.heights, self.tableau.state, pair)
+        drawn = self._settle()
+        if drawn:
+            text += "; then drawn onto the table: " + " ".join(code(int(self.deal[i]))
+                                                            for i in drawn)
+        return text
+
+    def over(self) -> bool:
+        return not self.legal()
+
+    def outcome(self) -> str:
+        return "win" if self.score() == N_CARDS else "loss"
+
+    def score(self) -> int:
+        return int(self.tableau.state[1])
+
+    def board(self, peek: bool = False) -> str:
+        from ..cards import code
+        columns, heights, state = self.tableau
+        top = int(max(heights))
+        lines = ["table (row 1 first; each row lies on the one before; .. no card):"]
+        for r in range(top):
+            cells = [code(int(self.deal[columns[c, r]])) if r < heights[c] else ".."
+                     for c in range(COLS)]
+            lines.append(f"  row {r + 1:2}: " + "  ".join(cells))
+        left = N_CARDS - int(state[0])
+        deck = (" ".join(code(int(c)) for c in self.deal[int(state[0]):]) if peek
+                else "face down")
+        lines.append(f"deck: {left} cards" + (f" ({deck})" if left else ""))
+        lines.append(f"discarded: {self.score()}")
+        return "\n".join(lines)

@@ -29,7 +29,11 @@ inside, 1-based in the notation ``tI-tJxN``, ``tI-f``, ``stock``.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+
+from ..errors import IllegalMove
 from ..jit import jit, kernel
 from ..variants import bool_flag, choice_flag
 
@@ -224,3 +228,142 @@ def format_move(move: int) -> str:
     if kind == FOUNDATION:
         return f"t{source + 1}-f"
     return "stock"
+
+
+_TABLEAU_MOVE = re.compile(r"t(\d+)-t(\d+)x(\d+)")
+_FOUNDATION_MOVE = re.compile(r"t(\d+)-f")
+FOUNDATION_SUITS = "CDHS"
+
+
+class Table:
+    """A game in progress as a person plays it (``winnable.session``): moves written as
+    ``solve`` writes them (``t3-t5x2``, ``t1-f``, ``stock``), read back and checked with a
+    reason, and the table drawn with the face-down cards and the stock hidden."""
+
+    forced_automatic = False
+
+    def __init__(self, deal: np.ndarray, rules, player: str | None = None):
+        self.deal = np.asarray(deal, dtype=np.int8)
+        self.easy = bool(rules["easy"])
+        self.sequence = rules["blocks"] == "sequence"
+        self.state = new_state(self.deal)
+        self._out = np.zeros(4096, dtype=np.int64)
+
+    def legal(self) -> list[int]:
+        cards, length, down, found, misc = self.state
+        n = legal_moves(cards, length, down, found, misc, self.easy, self.sequence, self._out)
+        return [int(m) for m in self._out[:n]]
+
+    def format(self, move: int) -> str:
+        return format_move(move)
+
+    def parse(self, text: str) -> int:
+        from ..cards import code
+        if self.over():
+            raise IllegalMove("the game is over")
+        cards, length, down, found, misc = self.state
+        word = text.strip().lower()
+        tableau = _TABLEAU_MOVE.fullmatch(word)
+        foundation = _FOUNDATION_MOVE.fullmatch(word)
+        if word == "stock":
+            if misc[STOCK_DEALT]:
+                raise IllegalMove("the stock has already been dealt")
+            return encode(STOCK, 0, 0, 3)
+        if not tableau and not foundation:
+            raise IllegalMove(f"{text!r} is not a Chinese Solitaire move: expected tI-tJxN (N "
+                              "cards from pile I onto pile J), tI-f (to the foundation) or stock")
+        piles = [int(x) for x in (tableau.groups()[:2] if tableau else foundation.groups())]
+        for p in piles:
+            if not 1 <= p <= PILES:
+                raise IllegalMove(f"there is no pile t{p}: the piles are t1 to t{PILES}")
+        source = piles[0] - 1
+        if foundation:
+            if length[source] == 0:
+                raise IllegalMove(f"t{source + 1} is empty")
+            card = int(cards[source, length[source] - 1])
+            if found[suit(card)] != rank(card):
+                need = ("its ace first" if found[suit(card)] == 0 else
+                        f"{code(suit(card) * 13 + int(found[suit(card)]) - 1)} is the top of "
+                        "its foundation")
+                raise IllegalMove(f"{code(card)} cannot go to its foundation: {need}")
+            return encode(FOUNDATION, source, 0, 1)
+        target, count = piles[1] - 1, int(tableau.group(3))
+        if source == target:
+            raise IllegalMove("a pile cannot move onto itself")
+        up = int(length[source] - down[source])
+        if count < 1 or count > up:
+            raise IllegalMove(f"t{source + 1} has {up} face-up card{'s' * (up != 1)}, not "
+                              f"{count}")
+        height = int(length[source]) - count
+        card = int(cards[source, height])
+        if self.sequence and height < sequence_start(cards, length, down, source):
+            raise IllegalMove(f"the {count} cards from {code(card)} up are not built down in "
+                              "alternating colours (blocks=sequence)")
+        if length[target] == 0:
+            if not (self.easy or rank(card) == KING):
+                raise IllegalMove(f"only a king may move to a space (t{target + 1} is empty), "
+                                  f"not {code(card)}")
+        elif not builds_on(card, int(cards[target, length[target] - 1])):
+            top_card = int(cards[target, length[target] - 1])
+            raise IllegalMove(f"{code(card)} cannot go onto {code(top_card)}: it needs a card "
+                              "one rank higher of the other colour")
+        move = encode(TABLEAU, source, target, count)
+        if move not in self.legal():  # the checks above are the rules: never reached
+            raise IllegalMove(f"{text!r} is not a legal move here")
+        return move
+
+    def describe(self, move: int) -> str:
+        from ..cards import code
+        cards, length, down, found, misc = self.state
+        kind, source, target, count = decode(move)
+        if kind == STOCK:
+            return "the stock onto t1, t2, t3"
+        top = int(length[source])
+        if kind == FOUNDATION:
+            return f"{code(int(cards[source, top - 1]))} to its foundation"
+        block = " ".join(code(int(c)) for c in cards[source, top - count:top])
+        onto = (f"onto {code(int(cards[target, length[target] - 1]))}" if length[target]
+                else f"to the space t{target + 1}")
+        return f"{block} {onto}"
+
+    def play(self, move: int) -> str:
+        from ..cards import code
+        cards, length, down, found, misc = self.state
+        text = self.describe(move)
+        token = apply_move(cards, length, down, found, misc, self.deal, move)
+        kind, source, _, _ = decode(move)
+        if kind == STOCK:
+            text += ": " + " ".join(code(int(c)) for c in self.deal[STOCK_FIRST:])
+        elif token & 1:
+            text += f", turns up {code(int(cards[source, length[source] - 1]))}"
+        return text
+
+    def over(self) -> bool:
+        return self.score() == N_CARDS or not self.legal()
+
+    def outcome(self) -> str:
+        return "win" if self.score() == N_CARDS else "loss"
+
+    def score(self) -> int:
+        return int(self.state[4][SCORE])
+
+    def board(self, peek: bool = False) -> str:
+        from ..cards import code
+        cards, length, down, found, misc = self.state
+        lines = ["piles (bottom card first; " + ("face-down cards in brackets):" if peek
+                                                  else "[??] a face-down card):")]
+        for p in range(PILES):
+            shown = [(f"[{code(int(cards[p, i]))}]" if peek else "[??]") if i < down[p]
+                     else code(int(cards[p, i])) for i in range(int(length[p]))]
+            lines.append(f"  t{p + 1}: " + (" ".join(shown) if shown else "(space)"))
+        tops = [f"{code(s * 13 + int(found[s]) - 1)}" if found[s] else f"-{FOUNDATION_SUITS[s]}"
+                for s in range(4)]
+        lines.append("foundations: " + " ".join(tops))
+        if misc[STOCK_DEALT]:
+            lines.append("stock: dealt")
+        else:
+            stock = (" ".join(code(int(c)) for c in self.deal[STOCK_FIRST:]) if peek
+                     else "face down")
+            lines.append(f"stock: 3 cards ({stock}), onto t1, t2, t3")
+        lines.append(f"score: {self.score()}")
+        return "\n".join(lines)

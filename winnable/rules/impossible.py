@@ -46,10 +46,12 @@ its top card last; ``st`` holds the scalars (see ``ST_*``).  ``State`` bundles t
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
 
+from ..errors import IllegalMove
 from ..jit import inline_kernel, jit, kernel
 from ..shuffle import shuffle_in_place
 from ..outcomes import LOSS as OUTCOME_LOSS
@@ -454,3 +456,209 @@ def format_action(action: int) -> str:
     text = {PICKUP: f"up{first + 1}", REMOVE: f"rm{first + 1}", PAIR: f"{first + 1}+{second + 1}",
             NEW: "new"}[kind]
     return ("!" + text) if emergency else text
+
+
+_ACTION = re.compile(r"(!?)(?:up(\d+)|rm(\d+)|(\d+)\+(\d+)|(new))")
+# How each player draws from the play stream besides the reshuffles (``winnable.solvers.
+# impossible``): ``random`` draws its choice, ``lookahead`` one number per choice for its
+# rollouts, ``greedy`` (and a person) nothing.  A line replays as its player's game only if
+# its draws are repeated.
+STREAM_PLAYERS = ("greedy", "random", "lookahead")
+
+
+def _checked(action: int, legal: list[int], text: str) -> int:
+    """The action, once the rules' own list holds it (the checks before it are the rules)."""
+    if action not in legal:
+        raise IllegalMove(f"{text!r} is not a legal action here")
+    return action
+
+
+class Table:
+    """A game in progress as a person plays it (``winnable.session``): actions written as
+    ``solve`` writes them (``up3``, ``rm2``, ``1+5``, ``new``; ``!`` before the pile taken back
+    when the deck has run out), the reshuffles drawn from the deal's play stream, and the
+    table drawn with the deck hidden.  ``player`` names the player whose line is replayed, so
+    its own draws from the stream are repeated (``STREAM_PLAYERS``; None: a person, who draws
+    nothing)."""
+
+    forced_automatic = False
+
+    def __init__(self, deal: np.ndarray, rules, player: str | None = None):
+        from ..shuffle import game_salt, play_stream
+        if player not in (None, *STREAM_PLAYERS):
+            player = None  # the players of other games draw nothing here
+        self.deal = np.asarray(deal, dtype=np.int8)
+        self.codes = rule_params(rules)
+        self.player = player
+        self.game = new_state()
+        self.rng = play_stream(np.uint64(game_salt(NAME)), self.deal.astype(np.int64))
+        start_game(self.game, self.deal, self.codes)
+        self._out = np.zeros(2048, dtype=np.int64)
+        self._scratch = np.zeros(2048, dtype=np.int64)
+
+    def turn(self) -> int:
+        return int(turn(self.game.st, self.codes.step_cap))
+
+    def legal(self) -> list[int]:
+        turn_now = self.turn()
+        game = self.game
+        if turn_now == DECIDE:
+            n = legal_actions(game.size, game.order, game.st, self.codes.fifteen, self._out,
+                              self._scratch)
+            return [int(a) for a in self._out[:n]]
+        if turn_now == TAKE_BACK:
+            n = take_back_actions(game.size, game.order, game.st, self.codes.fifteen, self._out)
+            return [int(a) + EMERGENCY for a in self._out[:n]]
+        return []
+
+    def format(self, action: int) -> str:
+        return format_action(action)
+
+    def _pile(self, number: int) -> int:
+        count = int(self.game.st[ST_COUNT])
+        if not 1 <= number <= count:
+            raise IllegalMove(f"there is no pile {number}: the piles on the table are numbered "
+                              f"1 to {count}")
+        return int(self.game.order[number - 1])
+
+    def _top(self, number: int) -> str:
+        from ..cards import code
+        slot = self._pile(number)
+        return code(int(self.game.cards[slot, self.game.size[slot] - 1]))
+
+    def parse(self, text: str) -> int:
+        turn_now = self.turn()
+        if turn_now == OVER:
+            raise IllegalMove("the game is over")
+        found = _ACTION.fullmatch(text.strip().lower())
+        if not found:
+            raise IllegalMove(f"{text!r} is not an Impossible action: expected upN (pick up pile "
+                              "N), rmN (fifteen removal of pile N), I+J (cover piles I and J) "
+                              "or new")
+        bang, up, rm, first, second, new = found.groups()
+        game, st = self.game, self.game.st
+        if bang and turn_now == DECIDE:
+            raise IllegalMove("! marks a pile taken back when the deck has run out, and the deck "
+                              "has not run out here")
+        if turn_now == TAKE_BACK and (first or new):
+            raise IllegalMove("a card is needed and the deck is empty: take a pile back (upN or "
+                              "rmN)")
+        emergency = EMERGENCY if turn_now == TAKE_BACK else 0
+        legal = self.legal()
+        if up:
+            slot = self._pile(int(up))
+            if game.size[slot] < 11:
+                raise IllegalMove(f"pile {up} holds {game.size[slot]} cards: only a pile of 11 "
+                                  "or more may be picked up")
+            return _checked(PICKUP * 1_000_000 + (int(up) - 1) * 1000 + emergency, legal, text)
+        if rm:
+            self._pile(int(rm))
+            if not removal_available(st, self.codes.fifteen):
+                rule = {FIFTEEN_OFF: "the fifteen rule is off",
+                        FIFTEEN_ONCE: "a removal is there only once each time the score becomes "
+                                      "15, until it is used or the score changes",
+                        FIFTEEN_UNLIMITED: "removals need a score of 15 or more"}
+                raise IllegalMove(f"no fifteen removal now (score {st[ST_SCORE]}; "
+                                  f"{rule[self.codes.fifteen]})")
+            return _checked(REMOVE * 1_000_000 + (int(rm) - 1) * 1000 + emergency, legal, text)
+        if new:
+            if NEW * 1_000_000 not in legal:
+                pair = next(a for a in legal if a // 1_000_000 == PAIR)
+                raise IllegalMove(f"a pair of tops sums to 11 ({format_action(pair)}): cover a "
+                                  "pair instead of starting a new pile")
+            return NEW * 1_000_000
+        i, j = sorted((int(first), int(second)))
+        if i == j:
+            raise IllegalMove("a pair needs two different piles")
+        self._pile(i), self._pile(j)
+        action = PAIR * 1_000_000 + (i - 1) * 1000 + (j - 1)
+        if action not in legal:
+            raise IllegalMove(f"the tops {self._top(i)} (pile {i}) and {self._top(j)} (pile {j}) "
+                              "do not sum to 11 (a joker pairs with any top)")
+        return action
+
+    def _piles(self) -> dict[int, int]:
+        """Slot -> size of the piles on the table."""
+        game = self.game
+        return {int(game.order[k]): int(game.size[game.order[k]])
+                for k in range(int(game.st[ST_COUNT]))}
+
+    def describe(self, action: int) -> str:
+        kind, rest = divmod(int(action) % EMERGENCY, 1_000_000)
+        first, second = divmod(rest, 1000)
+        if kind in (PICKUP, REMOVE):
+            slot = int(self.game.order[first])
+            what = "picked up" if kind == PICKUP else "removed (fifteen rule)"
+            return (f"pile {first + 1} ({self.game.size[slot]} cards, {self._top(first + 1)} on "
+                    f"top) {what} into the deck, which is shuffled")
+        if kind == PAIR:
+            return f"cover {self._top(first + 1)} (pile {first + 1}) and {self._top(second + 1)} " \
+                   f"(pile {second + 1})"
+        return "a new pile"
+
+    def play(self, action: int) -> str:
+        from ..cards import code
+        from ..shuffle import splitmix_next, uniform_below
+        text = self.describe(action)
+        n_choices = len(self.legal())
+        # The replayed player's own draws come before the action, as in its game.
+        if self.player == "random":
+            uniform_below(self.rng, n_choices)
+        elif self.player == "lookahead" and action < EMERGENCY and n_choices > 1:
+            splitmix_next(self.rng)
+        game = self.game
+        before = self._piles()
+        taken = None
+        score = int(game.st[ST_SCORE])
+        if action // 1_000_000 % 10 in (PICKUP, REMOVE):
+            taken = int(game.order[(action // 1000) % 1000])
+        if action >= EMERGENCY:
+            take_back_when_empty(game, self.rng, self.codes, action - EMERGENCY)
+        else:
+            apply_action(game, self.rng, self.codes, action)
+        placed = []
+        after = self._piles()
+        for k in range(int(game.st[ST_COUNT])):
+            slot = int(game.order[k])
+            old = 0 if slot == taken or slot not in before else before[slot]
+            if after[slot] > old:
+                cards = " ".join(code(int(c)) for c in game.cards[slot, old:after[slot]])
+                placed.append(f"{cards} on pile {k + 1}" if old else f"new pile {k + 1}: {cards}")
+        if placed:
+            text += "; " + "; ".join(placed)
+        if game.st[ST_SCORE] != score:
+            text += f"; score {score} -> {game.st[ST_SCORE]}"
+        if self.turn() == TAKE_BACK:
+            text += "; the deck is empty: take a pile back"
+        return text
+
+    def over(self) -> bool:
+        return self.turn() == OVER
+
+    def outcome(self) -> str:
+        from ..outcomes import outcome_name
+        outcome = int(self.game.st[ST_OUTCOME])
+        return "unknown" if outcome == RUNNING else outcome_name(outcome)
+
+    def score(self) -> int:
+        return int(self.game.st[ST_SCORE])
+
+    def board(self, peek: bool = False) -> str:
+        from ..cards import code
+        game, st = self.game, self.game.st
+        lines = ["piles (creation order; the top card and the pile's size" +
+                 ("; every card, bottom first):" if peek else "):")]
+        for k in range(int(st[ST_COUNT])):
+            slot = int(game.order[k])
+            size = int(game.size[slot])
+            cards = (" ".join(code(int(c)) for c in game.cards[slot, :size]) if peek
+                     else code(int(game.cards[slot, size - 1])))
+            lines.append(f"  {k + 1:2}: {cards} ({size} card{'s' * (size != 1)})")
+        deck = int(st[ST_DECK])
+        shown = (" (top first: " + " ".join(code(int(c)) for c in game.deck[:deck][::-1]) + ")"
+                 if peek and deck else "")
+        lines.append(f"deck: {deck} cards{shown}")
+        removal = ", a fifteen removal available" if removal_available(st, self.codes.fifteen) \
+            else ""
+        lines.append(f"score: {st[ST_SCORE]}{removal}")
+        return "\n".join(lines)

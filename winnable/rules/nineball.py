@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import card_id
+from ..errors import IllegalMove
 from ..variants import choice_flag, int_flag, int_set_flag
 
 NAME = "nineball"
@@ -259,3 +260,131 @@ def layout(deal: np.ndarray) -> str:
         cards = [code(int(deal[idx[0]]))] + [f"[{code(int(deal[i]))}]" for i in idx[1:]]
         lines.append(f"    pile {p + 1}: " + " ".join(cards))
     return "\n".join(lines)
+
+
+class Table:
+    """A game in progress as a person plays it (``winnable.session``): the legal groups written
+    as ``solve`` writes them (``2H+7D``: rack cards in deck order, then pile tops), a group
+    typed in read back and checked, and the table drawn with the face-down kitchen cards
+    hidden."""
+
+    forced_automatic = False  # a single legal group is still the player's to play
+
+    def __init__(self, deal: np.ndarray, rules, player: str | None = None):
+        self.deal = np.asarray(deal, dtype=np.int8)
+        self.rules = rules
+        self.codes = rule_params(rules)
+        self.values = card_values(self.deal)
+        self.sums = rack_sums(self.values)
+        self.state = INITIAL_STATE
+        self._out = np.zeros(MAX_GROUPS, dtype=np.int64)
+
+    def legal(self) -> list[int]:
+        n = legal_groups(self.state, self.values, self.sums, self.codes.kitchen_limit,
+                         self.codes.target_mask, self._out)
+        return [int(g) for g in self._out[:n]]
+
+    def format(self, group: int) -> str:
+        from ..cards import code
+        return "+".join(code(c) for c in group_cards(self.deal, self.state, group))
+
+    def _where(self, card: int):
+        """('rack', i), ('kitchen', p), ('removed', None) or ('hidden', None)."""
+        index = int(np.flatnonzero(self.deal == card)[0])
+        if index < RACK:
+            return ("rack", index) if self.state >> (6 + index) & 1 else ("removed", None)
+        p, depth = divmod(index - RACK, PILE_DEPTH)
+        height = int(pile_height(self.state, p))
+        if depth == height - 1:
+            return "kitchen", p
+        return ("removed", None) if depth >= height else ("hidden", None)
+
+    def parse(self, text: str) -> int:
+        from ..cards import CODES, parse_joined
+        if self.over():
+            raise IllegalMove("the game is over")
+        group = 0
+        for card in parse_joined(text, DECK, NAME, "a Nineball group",
+                                 "write its cards joined by +, e.g. 2H+7D"):
+            where, at = self._where(card)
+            if where == "removed":
+                raise IllegalMove(f"{CODES[card]} has already been removed")
+            if where == "hidden":
+                raise IllegalMove(f"{CODES[card]} is neither on the rack nor face up on a "
+                                  "kitchen pile")
+            bit = at if where == "rack" else RACK + at
+            if group >> bit & 1:
+                raise IllegalMove(f"{CODES[card]} is named twice")
+            group |= 1 << bit
+        present = self.state >> 6
+        for i in range(RACK):
+            covering = int(COVERERS[i]) & present & ~group
+            if group >> i & 1 and covering:
+                first = next(j for j in range(RACK) if covering >> j & 1)
+                raise IllegalMove(f"{CODES[self.deal[i]]} is covered by "
+                                  f"{CODES[self.deal[first]]}, which is not in the group")
+        kitchen = popcount(group >> RACK)
+        if kitchen > self.codes.kitchen_limit:
+            raise IllegalMove(f"{kitchen} kitchen cards in one group: the rules allow at most "
+                              f"{self.codes.kitchen_limit} (kitchen_per_group)")
+        total = sum(int(self.values[i]) for i in range(RACK) if group >> i & 1) + sum(
+            int(self.values[kitchen_top_index(p, int(pile_height(self.state, p)))])
+            for p in range(PILES) if group >> (RACK + p) & 1)
+        targets = " or ".join(str(t) for t in self.rules["targets"])
+        if total >= 63 or not (self.codes.target_mask >> total) & 1:
+            raise IllegalMove(f"the cards sum to {total}, not {targets}")
+        if group not in self.legal():  # the checks above are the rules: never reached
+            raise IllegalMove(f"{text!r} is not a legal group here")
+        return group
+
+    def describe(self, group: int) -> str:
+        from ..cards import code
+        rack = [code(int(self.deal[i])) for i in range(RACK) if group >> i & 1]
+        parts = [f"rack {' '.join(rack)}"] if rack else []
+        for p in range(PILES):
+            if group >> (RACK + p) & 1:
+                top = self.deal[kitchen_top_index(p, int(pile_height(self.state, p)))]
+                parts.append(f"kitchen {code(int(top))} (pile {p + 1})")
+        return ", ".join(parts)
+
+    def play(self, group: int) -> str:
+        from ..cards import code
+        text = self.describe(group)
+        self.state = int(apply_group(self.state, group))
+        for p in range(PILES):
+            height = int(pile_height(self.state, p))
+            if group >> (RACK + p) & 1 and height > 0:
+                text += f", turns up {code(int(self.deal[kitchen_top_index(p, height)]))}"
+        if self.state >> 6 == 0:
+            text += ", rack cleared"
+        return text
+
+    def over(self) -> bool:
+        return not self.legal()
+
+    def outcome(self) -> str:
+        return "win" if self.state >> 6 == 0 else "loss"
+
+    def score(self) -> int:
+        return int(final_score(self.state, self.codes.bonus_always))
+
+    def board(self, peek: bool = False) -> str:
+        from ..cards import code
+        present = self.state >> 6
+        lines = ["rack (each row lies on the row above it; .. removed):"]
+        for row in RACK_ROWS:
+            cells = "  ".join(code(int(self.deal[i])) if present >> i & 1 else ".."
+                              for i in row)
+            lines.append(" " * (2 * (3 - len(row))) + "    " + cells)
+        lines.append("kitchen (top card first" + (", face-down cards in brackets):" if peek
+                                                   else "; [??] a face-down card):"))
+        for p in range(PILES):
+            height = int(pile_height(self.state, p))
+            cells = []
+            for depth in range(height - 1, -1, -1):
+                card = code(int(self.deal[RACK + PILE_DEPTH * p + depth]))
+                cells.append(card if depth == height - 1 else (f"[{card}]" if peek else "[??]"))
+            lines.append(f"    pile {p + 1}: " + (" ".join(cells) if cells else "(empty)"))
+        lines.append(f"rack cards removed: {rack_removed(self.state)}   score if play ended "
+                     f"here: {self.score()}")
+        return "\n".join(lines)

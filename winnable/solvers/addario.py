@@ -254,6 +254,29 @@ def thoughtful(deal, cfe, budget, memo, stamp, path, moves):
     return score, nodes, n_moves, complete
 
 
+@jit
+def nopeek_choice(tableau, values, cfe, pairs, n, memo, stamp, path):
+    """The no-peek player's choice among the ``n`` pairs offered (``pairs``, the top tier in
+    order): the pair after which the most cards can go from the cards on the table, the deck
+    unknown (the first on a tie).  Returns (choice, nodes); memo generation ``stamp``."""
+    columns, heights, state = tableau
+    best_choice = 0
+    best_value = -1
+    nodes = 0
+    for choice in range(n):
+        h = heights.copy()
+        s = state.copy()
+        R.remove_pair(h, s, pairs[choice])
+        # The deck is unknown: search the table as if it were empty (the cards drawn).
+        value, used, _, _ = search(R.Tableau(columns, h, s), Deal(values, state[0], cfe),
+                                   1 << 40, memo, stamp, path)
+        nodes += used + 1
+        if value > best_value:
+            best_value = value
+            best_choice = choice
+    return best_choice, nodes
+
+
 # The most choice points in a game, each the first of its generation (stamps reserved per deal).
 NOPEEK_STAMPS = MAX_DEPTH
 
@@ -275,19 +298,8 @@ def nopeek(deal, cfe, memo, first_stamp, path, moves):
         nodes += removed
         if n == 0:
             return state[1], nodes, n_moves
-        best_choice = 0
-        best_value = -1
-        for choice in range(n):
-            h = heights.copy()
-            s = state.copy()
-            R.remove_pair(h, s, pairs[choice])
-            # The deck is unknown: search the table as if it were empty (the cards drawn).
-            value, used, _, _ = search(R.Tableau(columns, h, s), Deal(values, state[0], cfe),
-                                       1 << 40, memo, stamp, path)
-            nodes += used + 1
-            if value > best_value:
-                best_value = value
-                best_choice = choice
+        best_choice, used = nopeek_choice(tableau, values, cfe, pairs, n, memo, stamp, path)
+        nodes += used
         stamp += 1
         moves[n_moves] = _move_code(columns, pairs[best_choice])
         n_moves += 1

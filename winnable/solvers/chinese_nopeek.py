@@ -706,6 +706,37 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
     return misc[R.SCORE] == R.N_CARDS, misc[R.SCORE], n, nodes, sampler[0][SS_STAMP]
 
 
+@njit(cache=True)
+def choice_after(deal, line, player, cfg, rng, searcher, stamp):
+    """The player's move after the moves ``line`` of ``deal`` (-1: it stops), as in ``play``:
+    it remembers the positions seen since the last progress; the sampling player draws fresh
+    samples here.  Returns (move, nodes, table generation)."""
+    cards, length, down, found, misc = R.new_state(deal)
+    view = new_view(deal)
+    observe(cards, length, down, found, misc, view)
+    buffers = (np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64),
+               np.empty(MAX_MOVES, dtype=np.int64))
+    visited = np.empty(line.shape[0] + 2, dtype=np.uint64)
+    visited[0] = view_key(view)
+    nvisited = 1
+    for move in line:
+        progress = is_progress(view[1], view[2], move)
+        R.apply_move(cards, length, down, found, misc, deal, move)
+        observe(cards, length, down, found, misc, view)
+        if progress:
+            nvisited = 0
+        visited[nvisited] = view_key(view)
+        nvisited += 1
+    sampler = new_sampler(cfg[SAMPLES] if player == SAMPLING else 1, deal)
+    sampler[0][SS_STAMP] = stamp
+    if player == RANDOM:
+        return random_choice(view, cfg, rng, buffers[0]), 0, stamp
+    if player == STRATEGY:
+        return strategy_choice(view, cfg, visited, nvisited, buffers), 0, stamp
+    move, spent = sampling_choice(view, cfg, rng, visited, nvisited, buffers, sampler, searcher)
+    return move, spent, sampler[0][SS_STAMP]
+
+
 def new_searcher(memory_mb):
     """What ``play`` searches with, and the table behind it (whose generation counter the
     caller keeps between games)."""
@@ -751,3 +782,11 @@ class Player:
                                            self.searcher, self.table.generation.current)
         self.table.generation.current = int(stamp)
         return bool(won), int(score), int(nodes), self.record[:n].copy()
+
+    def choose(self, deal, line, rng):
+        """The player's move after ``line`` (move codes) of ``deal``: (move or -1, nodes)."""
+        move, nodes, stamp = choice_after(deal, np.asarray(line, dtype=np.int64), self.player,
+                                          self.cfg, rng, self.searcher,
+                                          self.table.generation.current)
+        self.table.generation.current = int(stamp)
+        return int(move), int(nodes)

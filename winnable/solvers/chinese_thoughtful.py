@@ -85,9 +85,10 @@ class Thoughtful:
 
     # --- the steps -------------------------------------------------------------------------
 
-    def searches(self, deal: np.ndarray, easy: bool, budget: int):
-        """Step 1 for one rule set, at once.  Returns (outcome, best score, nodes, line)."""
-        run = _Searches(self, deal, easy, budget)
+    def searches(self, deal: np.ndarray, easy: bool, budget: int, start=None):
+        """Step 1 for one rule set, at once, from the deal or from ``start`` (the rules' state
+        arrays of a position of it).  Returns (outcome, best score, nodes, line)."""
+        run = _Searches(self, deal, easy, budget, start)
         run.go(budget)
         return run.outcome, run.best, run.spent, run.line
 
@@ -102,17 +103,18 @@ class Thoughtful:
         won, _, _, moves = self._strategy.play(deal, np.zeros(1, dtype=np.uint64))
         return moves if won else None
 
-    def fallback(self, deal: np.ndarray, budget: int):
-        """Steps 2-4.  Returns (outcome, line): ``LOSS`` with no line, ``WIN`` with its line,
-        or ``UNKNOWN``."""
+    def fallback(self, deal: np.ndarray, budget: int, start=None):
+        """Steps 2-4, from the deal or (step 2 alone: the others play from the deal) from the
+        position ``start``.  Returns (outcome, line): ``LOSS`` with no line, ``WIN`` with its
+        line, or ``UNKNOWN``."""
         s = self.settings
         none = np.zeros(0, dtype=np.int64)
-        start = P.new_position(deal)
+        pos = P.new_position(deal) if start is None else P.from_state(*start, deal)
         if s.prune and s.occupation and occupation_dead_end(
-                start.cards, start.length, start.down, start.found, start.misc, deal,
-                start.where, self.easy, self.status, self.occupant):
+                pos.cards, pos.length, pos.down, pos.found, pos.misc, deal, pos.where,
+                self.easy, self.status, self.occupant):
             return LOSS, none
-        if not s.strategy:
+        if not s.strategy or start is not None:
             return UNKNOWN, none
         won = self.strategy_win(deal)
         if won is not None:
@@ -120,15 +122,17 @@ class Thoughtful:
         walks = s.walks * budget // DEFAULT_BUDGET
         if walks > 0:
             ws = self.workspace
-            won, length, _ = random_walks(start, self.easy, self.sequence, walks, WALK_STEPS,
+            won, length, _ = random_walks(pos, self.easy, self.sequence, walks, WALK_STEPS,
                                           walk_seed(deal), WALK_GREEDY, ws.moves, ws.worth,
                                           ws.status, ws.line)
             if won:
                 return WIN, ws.line[:length].copy()
         return UNKNOWN, none
 
-    def solve(self, deal: np.ndarray):
-        """Decide one deal.  Returns (outcome code, best score, nodes, line of moves)."""
+    def solve(self, deal: np.ndarray, start=None):
+        """Decide one deal, or the position ``start`` of it (the rules' state arrays: cards,
+        length, down, found, misc), where steps 3 and 4 (which play from the deal) are left
+        out.  Returns (outcome code, best score, nodes, line of moves)."""
         deal = np.asarray(deal, dtype=np.int8)
         budget = self.settings.budget
         fallback_at = budget // FALLBACK_SHARE
@@ -138,12 +142,12 @@ class Thoughtful:
             easy, size = CS.strict_first_pass(self.easy, i, budget, spent)
             if size < 0:
                 continue
-            run = _Searches(self, deal, easy, size)
+            run = _Searches(self, deal, easy, size, start)
             if not fell_back:
                 run.go(fallback_at - spent)
                 if run.outcome == UNKNOWN and spent + run.spent >= fallback_at:
                     fell_back = True
-                    outcome, line = self.fallback(deal, budget)
+                    outcome, line = self.fallback(deal, budget, start)
                     if outcome == WIN:
                         return WIN, R.N_CARDS, spent + run.spent, line
                     if outcome == LOSS:
@@ -156,7 +160,7 @@ class Thoughtful:
         if run.outcome != UNKNOWN:
             return run.outcome, score, spent, run.line
         if not fell_back:  # the searches ended early (nothing left to search) undecided
-            outcome, line = self.fallback(deal, budget)
+            outcome, line = self.fallback(deal, budget, start)
             if outcome != UNKNOWN:
                 return outcome, R.N_CARDS if outcome == WIN else score, spent, line
         return UNKNOWN, score, spent, run.line[:0]
@@ -168,10 +172,11 @@ class _Searches:
     size depends on the budget alone), so searches paused and resumed are the very searches of
     one uninterrupted run."""
 
-    def __init__(self, solver: Thoughtful, deal: np.ndarray, easy: bool, budget: int):
+    def __init__(self, solver: Thoughtful, deal: np.ndarray, easy: bool, budget: int,
+                 start=None):
         self.solver, self.easy, self.budget = solver, easy, budget
         solver.table.begin_deal()
-        self.pos = P.new_position(deal)
+        self.pos = P.new_position(deal) if start is None else P.from_state(*start, deal)
         self.spent = self.best = self.jitter = 0
         self.outcome = UNKNOWN
         self.line = np.zeros(0, dtype=np.int64)

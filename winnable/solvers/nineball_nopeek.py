@@ -449,3 +449,35 @@ def nopeek(deal, rules, objective, memo, stamp, work, line):
                     n_unseen -= 1
         state = child
     return expected, win, R.final_score(state, bonus_always), counter[0], length, counter[1] != 0
+
+
+def info_at(deal_values: np.ndarray, state: int) -> Info:
+    """What the player sees in ``state`` of a deal (``deal_values``: ``R.card_values``): each
+    pile's top, and the cards under the tops as unseen counts per value (the cards ``nopeek``
+    has not seen turned up by then)."""
+    tops = unseen = n_unseen = 0
+    for p in range(R.PILES):
+        height = int(R.pile_height(state, p))
+        if height > 0:
+            tops |= int(deal_values[R.kitchen_top_index(p, height)]) << (4 * p)
+        for depth in range(height - 1):
+            unseen += 1 << (2 * (int(deal_values[R.RACK + R.PILE_DEPTH * p + depth]) - 1))
+            n_unseen += 1
+    return Info(int(state), tops, unseen, n_unseen)
+
+
+def decide_at(deal: np.ndarray, state: int, rules, objective: int, scratch: Scratch):
+    """The optimal no-peek decision in ``state`` of ``deal`` (``rules``: ``R.rule_params``):
+    (expected score, win probability, group; -1 to stop or when no move exists), as ``nopeek``
+    decides it there."""
+    kitchen_limit, target_mask, bonus_always = rules
+    deal_values = R.card_values(deal)
+    values = deal_values.copy()
+    values[R.RACK:] = 0  # the player's view: the tops are set per state
+    sums = R.rack_sums(deal_values)
+    problem = Problem(values, sums, rack_clearable(deal_values, sums, target_mask),
+                      kitchen_limit, target_mask, bonus_always, objective)
+    scratch.work.counter[:] = 0
+    score, win, group = decide(info_at(deal_values, state), problem, scratch.memo,
+                               scratch.generation.next(), scratch.work)
+    return float(score), float(win), int(group)
