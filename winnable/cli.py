@@ -60,6 +60,10 @@ solver_option = click.option("--solver", "-s", default=None, metavar="SOLVER",
                              help="solver or player (default: the game's default)")
 option_option = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
                              help="a solver option such as budget=1000000 (repeatable)")
+numbering_option = click.option(
+    "--numbering", default="winnable", show_default=True, metavar="NUMBERING",
+    help="which deal a number is: winnable (the project's own) or pysol (PySolFC's game "
+         "numbers, --game chinese)")
 
 
 def parse_options(items: tuple[str, ...]) -> dict:
@@ -89,21 +93,29 @@ def cli():
 @click.option("--seed", type=int, default=None, help="deal number (1, 2, ...)")
 @click.option("--deal", "deal_text", default=None,
               help='the deck order, top card first, e.g. "AH 2D 9H ..."')
+@click.option("--pysol", default=None, metavar="N",
+              help="PySolFC's game number N (or msN), --game chinese: Chinese Discipline, with "
+                   "easy=1 Chinese Solitaire")
 @variant_option
 @solver_option
 @option_option
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def solve(game, seed, deal_text, variant, solver, options, as_json):
+def solve(game, seed, deal_text, pysol, variant, solver, options, as_json):
     """Solve one deal and show the layout, outcome, score and line of play."""
     g = get_game(game)
-    if (seed is None) == (deal_text is None):
-        raise VariantError("give exactly one of --seed N or --deal \"...\"")
+    if [seed, deal_text, pysol].count(None) != 2:
+        raise VariantError("give exactly one of --seed N, --pysol N or --deal \"...\"")
     if seed is not None and seed < 1:
         raise VariantError(f"--seed must be at least 1 (deal numbers start at 1), got {seed}")
     if seed is not None and seed > LAST_DEAL:
         raise VariantError(f"--seed must be at most {LAST_DEAL} (the last deal number), got "
                            f"{seed}")
-    cards = g.deal(seed, variant) if seed is not None else g.parse_deal(deal_text, variant)
+    if pysol is not None:
+        from .numbering import PYSOL, check_numbering, pysol_deal, pysol_game
+        check_numbering(PYSOL, g.name)
+        cards = pysol_deal(pysol, variant)
+    else:
+        cards = g.deal(seed, variant) if seed is not None else g.parse_deal(deal_text, variant)
     solver = g.check_solver(solver)
     options = g.solver_options(solver, parse_options(options))
     g.warm_up(variant, solver, options)  # compiled before the clock starts
@@ -113,9 +125,13 @@ def solve(game, seed, deal_text, variant, solver, options, as_json):
     if as_json:
         data = result.to_dict()
         data["rules"] = g.rules(variant).as_text()
+        if pysol is not None:
+            data["pysol"] = int(pysol) if pysol.strip().isdigit() else pysol.strip()
         click.echo(json.dumps(data))
         return
     which = f"deal {seed}" if seed is not None else "the deal given"
+    if pysol is not None:
+        which = f"PySolFC {pysol_game(variant)} game {pysol.strip()}"
     click.echo(f"{g.title}, {which} (rules: {result.variant}; solver: {result.solver})")
     click.echo(g.layout(cards))
     click.echo(f"deal: {result.deal}")
@@ -134,6 +150,7 @@ def batch_command(fn):
         game_option,
         click.option("--n", "n", type=int, required=True, help="number of deals"),
         click.option("--start", type=int, default=1, show_default=True, help="first deal number"),
+        numbering_option,
         variant_option,
         solver_option,
         option_option,
@@ -154,14 +171,16 @@ def batch_command(fn):
     return fn
 
 
-def run_batch(game, n, start, variant, solver, options, workers, out, scheduler, chunk, quiet):
+def run_batch(game, n, start, numbering, variant, solver, options, workers, out, scheduler,
+              chunk, quiet):
     """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary."""
     from .batch import solve_batch
     from .stats import summarize
     with stops_like_ctrl_c():
         df = solve_batch(game, n=n, start=start, variant=variant, solver=solver,
                          workers=workers, out=out, options=parse_options(options),
-                         chunk_size=chunk, progress=not quiet, scheduler=scheduler)
+                         chunk_size=chunk, progress=not quiet, scheduler=scheduler,
+                         numbering=numbering)
     g = get_game(game)
     for summary in summarize(df, g.summary_means):
         click.echo(summary.text())
@@ -219,10 +238,10 @@ def summary(files, as_csv):
     from .implication import apply_implications
     from .stats import summarize
     df = read_runs(files)
-    options = df.groupby(["game", "solver", "variant"])["options"].unique()
+    options = df.groupby(["game", "solver", "variant", "numbering"])["options"].unique()
     mixed = options[options.map(len) > 1]
     if len(mixed):
-        (game, solver, variant), values = mixed.index[0], mixed.iloc[0]
+        (game, solver, variant, _), values = mixed.index[0], mixed.iloc[0]
         raise BatchError(f"the files hold runs of {game} solver {solver} rules '{variant}' with "
                          f"different solver options ({' / '.join(v or 'none' for v in values)}): "
                          "summarize them with separate commands")
@@ -240,10 +259,12 @@ def summary(files, as_csv):
         return
     click.echo("\n\n".join(s.text() for s in summaries))
     from .resolve import escalation_lines
-    for key, rows in df.groupby(["game", "solver", "variant"], sort=True):
+    for key, rows in df.groupby(["game", "solver", "variant", "numbering"], sort=True):
         lines = escalation_lines(rows)
         if lines:
-            click.echo(f"\n{key[0]} | {key[1]} | {key[2]}: escalations (winnable resolve)")
+            numbered = f" | {key[3]} numbering" if key[3] != "winnable" else ""
+            click.echo(f"\n{key[0]} | {key[1]} | {key[2]}{numbered}: escalations (winnable "
+                       "resolve)")
             click.echo("\n".join(lines))
 
 
