@@ -270,6 +270,67 @@ def summary(files, as_csv):
 
 @cli.command()
 @game_option
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--outcome", type=click.Choice(["win", "loss", "unknown"]), default=None,
+              help="only deals with this verdict")
+@click.option("--difficulty", default=None, metavar="GRADE",
+              help="only deals of this grade (the README lists each game's grades)")
+@click.option("--start", type=int, default=None, help="first deal number of the range")
+@click.option("--n", "n", type=int, default=None, help="deals in the range (from --start)")
+@click.option("--limit", type=int, default=None, help="list at most this many deals")
+@click.option("--numbering", default=None, metavar="NUMBERING",
+              help="winnable or pysol (PySolFC's game numbers, --game chinese)")
+@variant_option
+@click.option("--solve", is_flag=True,
+              help="first run the solvers the grades need over --start..--start+--n-1 "
+                   "(resumable batches; into the FILE holding each solver's run, else "
+                   "runs/<game>_<solver>...parquet)")
+@click.option("--workers", "-w", type=int, default=None, help="worker processes for --solve")
+@click.option("--csv", "as_csv", is_flag=True, help="print CSV (with each deal's cards)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bars")
+def deals(game, files, outcome, difficulty, start, n, limit, numbering, variant, solve,
+          workers, as_csv, quiet):
+    """List deals of stored runs (FILE...) with each solver's verdict and a difficulty grade,
+    e.g. PySolFC games that are winnable but hard:
+
+    \b
+      winnable deals --game chinese --numbering pysol --start 1 --n 1000 \\
+          --difficulty expert --solve
+    """
+    from .catalogue import (Selection, catalogue, catalogue_rows, filter_catalogue,
+                            grade_counts, number_header, solve_missing)
+    g = get_game(game)
+    for name, value in (("--n", n), ("--start", start), ("--limit", limit)):
+        if value is not None and value < 1:
+            raise VariantError(f"{name} must be at least 1, got {value}")
+    if solve:
+        if n is None:
+            raise VariantError("--solve needs the range to solve: --n N (and --start S, "
+                               "default 1)")
+        start = start or 1
+        with stops_like_ctrl_c():
+            files = solve_missing(files, g.name, start, n, variant or None, numbering, workers,
+                                  progress=not quiet)
+    elif not files:
+        raise VariantError("give run files (.parquet), or --solve with --n N to solve the deals "
+                           "first")
+    rows = catalogue_rows(files, Selection(g.name, variant or None, numbering, start, n))
+    table = catalogue(rows, g.name)
+    shown = filter_catalogue(table, g.name, outcome, difficulty, limit)
+    if as_csv:
+        click.echo(shown.to_csv(index=False), nl=False)
+        return
+    header = number_header(table["numbering"].iloc[0])
+    columns = [c for c in shown.columns if c not in ("seed", "numbering", "deal")]
+    click.echo(shown.rename(columns={"seed": header})[[header, *columns]]
+               .to_string(index=False, na_rep="-") if len(shown) else "no deals match")
+    counts = ", ".join(f"{k} {v:,}" for k, v in grade_counts(table, g.name).items() if v)
+    click.echo(f"{len(shown):,} of {len(table):,} deals listed "
+               f"({header}s {table['seed'].min()}-{table['seed'].max()}: {counts})")
+
+
+@cli.command()
+@game_option
 @variant_option
 @solver_option
 @option_option
