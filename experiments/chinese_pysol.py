@@ -17,13 +17,12 @@ from pathlib import Path
 import pandas as pd
 
 from chinese import DEALS as THOUGHTFUL_DEALS
-from common import arguments
-from winnable import summarize
+from common import arguments, player_table
 from winnable.batch import RunSpec, read_runs, run_file, solve_run
 from winnable.catalogue import GRADINGS, catalogue, grade_counts
 from winnable.implication import apply_implications
 from winnable.numbering import PYSOL, WINNABLE
-from winnable.report import markdown, summary_table, write_tables
+from winnable.report import markdown, write_tables
 
 RULES = {"strict": {}, "easy": {"easy": True}}
 PLAYERS = ("thoughtful", "strategy", "sampling")
@@ -80,12 +79,7 @@ if __name__ == "__main__":
     out = Path(args.results_dir) / "chinese"
     raw = pd.concat(pysol_rows(args), ignore_index=True)
     df, settled = apply_implications(raw)
-    summaries = summarize(df)
-    for s in summaries:
-        print(s.text(), flush=True)
-    table = summary_table(summaries)
-    table["order"] = table.solver.map(PLAYERS.index)
-    table = table.sort_values(["variant", "order"]).drop(columns="order")
+    table = player_table(df, PLAYERS)
     write_tables(table, out / "pysol",
                  f"Chinese Solitaire: PySolFC's games 1-{args.n:,} (sampling: 1-"
                  f"{args.sampling_n:,})",

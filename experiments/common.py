@@ -48,6 +48,17 @@ def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: s
     return files
 
 
+def player_table(df: pd.DataFrame, players: Sequence[str]) -> pd.DataFrame:
+    """The summary table of the runs in ``df`` (each summary printed), by rules and then by
+    player in the order of ``players``."""
+    summaries = summarize(df)
+    for s in summaries:
+        print(s.text(), flush=True)
+    table = summary_table(summaries)
+    table["order"] = table.solver.map(list(players).index)
+    return table.sort_values(["variant", "order"]).drop(columns="order")
+
+
 def rows_of(files: Sequence[Path], extra: Sequence[str] = ()) -> pd.DataFrame:
     """The per-deal rows a figure needs (not the moves), of every run file."""
     return read_runs(files, columns=[*plot.COLUMNS, *extra])

@@ -77,15 +77,22 @@ def _chinese_grade(v):
     ])
 
 
+def _ladder(v, steps):
+    """The cases "the first solver of ``steps`` to win where each before it lost" (solver,
+    grade), and where every one of them lost."""
+    cases, lost = [], pd.Series(True, index=v.index)
+    for solver, grade in steps:
+        outcome = _col(v, solver)
+        cases.append((lost & (outcome == "win"), grade))
+        lost &= outcome == "loss"
+    return cases, lost
+
+
 def _addario_grade(v):
-    f, n, t = (_col(v, k) for k in ("first", "nopeek", "thoughtful"))
-    return _select(v, [
-        (f == "win", "easy"),
-        ((f == "loss") & (n == "win"), "medium"),
-        ((f == "loss") & (n == "loss") & (t == "win"), "hard"),
-        (t == "loss", "lost"),
-        ((t == "unknown") & (f == "loss") & (n == "loss"), "unknown"),
-    ])
+    t = _col(v, "thoughtful")
+    cases, lost = _ladder(v, (("first", "easy"), ("nopeek", "medium")))
+    return _select(v, cases + [(lost & (t == "win"), "hard"), (t == "loss", "lost"),
+                               (lost & (t == "unknown"), "unknown")])
 
 
 def _nineball_outcome(v):
@@ -109,13 +116,8 @@ def _nineball_grade(v):
 
 
 def _impossible_grade(v):
-    g, look, r = (_col(v, k) for k in ("greedy", "lookahead", "random"))
-    return _select(v, [
-        (g == "win", "easy"),
-        ((g == "loss") & (look == "win"), "medium"),
-        ((g == "loss") & (look == "loss") & (r == "win"), "lucky"),
-        ((g == "loss") & (look == "loss") & (r == "loss"), "unwon"),
-    ])
+    cases, lost = _ladder(v, (("greedy", "easy"), ("lookahead", "medium"), ("random", "lucky")))
+    return _select(v, cases + [(lost, "unwon")])
 
 
 def _any_win(v):
