@@ -265,10 +265,15 @@ def solve_missing(files: Iterable[str | os.PathLike], game: str, start: int, n: 
     file to read: those given and those solved into."""
     g = get_game(game)
     files = [Path(f) for f in files]
-    held: dict[str, Path] = {}
+    specs = {path: read_run_file(path, columns=["seed"])[0] for path in files}
+    # Rules and numbering not given: those of the files, where they hold one.
+    if variant is None and len({s.variant for s in specs.values()}) == 1:
+        variant = next(iter(specs.values())).variant
+    if numbering is None and len({s.numbering for s in specs.values()}) == 1:
+        numbering = next(iter(specs.values())).numbering
     wanted = RunSpec.make(g.name, variant, None, None, numbering)
-    for path in files:
-        spec, _ = read_run_file(path, columns=["seed"])
+    held: dict[str, Path] = {}
+    for path, spec in specs.items():
         if (spec.game, spec.variant, spec.numbering) == (g.name, wanted.variant,
                                                          wanted.numbering):
             held.setdefault(spec.solver, path)
@@ -276,8 +281,7 @@ def solve_missing(files: Iterable[str | os.PathLike], game: str, start: int, n: 
     for solver in GRADINGS[g.name].solvers:
         path = held.get(solver)
         if path is not None:
-            spec, _ = read_run_file(path, columns=["seed"])
-            options = dict(spec.options)
+            options = dict(specs[path].options)
         else:
             options = None
             path = default_out(RunSpec.make(g.name, wanted.variant, solver, None,
