@@ -42,7 +42,7 @@ settled by rule-set implication where the other rule set decides them.
 def pysol_rows(args) -> list[pd.DataFrame]:
     frames = []
     for variant in RULES.values():
-        for solver in PLAYERS:
+        for solver in args.players.split(","):
             n = args.sampling_n if solver == "sampling" else args.n
             frames.append(solve_run("chinese", n, variant, solver, runs_dir=args.runs_dir,
                                     workers=args.workers, numbering=PYSOL))
@@ -75,7 +75,8 @@ def grades(rows: pd.DataFrame, n: int) -> tuple[pd.DataFrame, dict]:
 
 
 if __name__ == "__main__":
-    args = arguments(10_000, __doc__, sampling_n=200)
+    args = arguments(10_000, __doc__, sampling_n=200,
+                     players=(",".join(PLAYERS), "the PySolFC-numbered runs to make"))
     out = Path(args.results_dir) / "chinese"
     raw = pd.concat(pysol_rows(args), ignore_index=True)
     df, settled = apply_implications(raw)
