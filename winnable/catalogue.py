@@ -174,8 +174,8 @@ class Selection:
     game: str
     variant: str | None = None  # a rules label; None: the one rule set the runs hold
     numbering: str | None = None  # None: the one numbering the runs hold
-    start: int | None = None
-    n: int | None = None
+    start: int | None = None  # None: the first deal the runs hold
+    n: int | None = None  # deals from start on; None: all
 
 
 def _one(rows: pd.DataFrame, column: str, asked, what: str, option: str) -> pd.DataFrame:
@@ -209,10 +209,10 @@ def catalogue_rows(files: Iterable[str | os.PathLike], sel: Selection) -> pd.Dat
     if len(twice):
         raise BatchError(f"the runs given hold solver {twice.index[0]} with different options "
                          f"({' / '.join(o or 'none' for o in twice.iloc[0])}): give one of them")
-    if sel.start is not None:
-        rows = rows[rows["seed"] >= sel.start]
+    start = sel.start if sel.start is not None else int(rows["seed"].min())
+    rows = rows[rows["seed"] >= start]
     if sel.n is not None:
-        rows = rows[rows["seed"] < (sel.start or 1) + sel.n]
+        rows = rows[rows["seed"] < start + sel.n]
     if rows.empty:
         raise BatchError("the runs given hold no deals in the range asked (--start, --n)")
     return rows
