@@ -155,7 +155,9 @@ def test_deals_command(tmp_path, run_cli, monkeypatch):
     s = fake_run(tmp_path / "s.parquet", "chinese", "strategy", ["win", "loss", "loss"])
     e = fake_run(tmp_path / "e.parquet", "chinese", "strategy", ["win"] * 3, {"easy": 1})
     code, text, _ = run_cli("deals", "--game", "chinese", t, s, "--difficulty", "lost")
-    assert code == 0 and "lost" in text and "1 of 3 deals listed" in text
+    assert code == 0 and "1 of 3 deals listed" in text
+    assert text.splitlines()[:2] == [" deal grade outcome thoughtful strategy",
+                                     "    2  lost    loss       loss     loss"]
     code, text, _ = run_cli("deals", "--game", "chinese", t, s, "--outcome", "win", "--csv")
     csv = text.splitlines()
     assert csv[0] == "seed,numbering,grade,outcome,thoughtful,strategy,deal" and len(csv) == 3

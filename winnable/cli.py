@@ -321,9 +321,8 @@ def deals(game, files, outcome, difficulty, start, n, limit, numbering, variant,
         click.echo(shown.to_csv(index=False), nl=False)
         return
     header = number_header(table["numbering"].iloc[0])
-    columns = [c for c in shown.columns if c not in ("seed", "numbering", "deal")]
-    click.echo(shown.rename(columns={"seed": header})[[header, *columns]]
-               .to_string(index=False, na_rep="-") if len(shown) else "no deals match")
+    listed = shown.drop(columns=["numbering", "deal"]).rename(columns={"seed": header})
+    click.echo(listed.to_string(index=False, na_rep="-") if len(listed) else "no deals match")
     counts = ", ".join(f"{k} {v:,}" for k, v in grade_counts(table, g.name).items() if v)
     click.echo(f"{len(shown):,} of {len(table):,} deals listed "
                f"({header}s {table['seed'].min()}-{table['seed'].max()}: {counts})")
