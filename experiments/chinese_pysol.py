@@ -40,9 +40,12 @@ settled by rule-set implication where the other rule set decides them.
 
 
 def pysol_rows(args) -> list[pd.DataFrame]:
+    """The PySolFC-numbered runs of ``--players``: ``solver`` (both rule sets) or
+    ``solver@strict`` / ``solver@easy``."""
     frames = []
-    for variant in RULES.values():
-        for solver in args.players.split(","):
+    wanted = [p.strip().split("@") for p in args.players.split(",")]
+    for name, variant in RULES.items():
+        for solver in [w[0] for w in wanted if len(w) == 1 or w[1] == name]:
             n = args.sampling_n if solver == "sampling" else args.n
             frames.append(solve_run("chinese", n, variant, solver, runs_dir=args.runs_dir,
                                     workers=args.workers, numbering=PYSOL))
@@ -76,14 +79,16 @@ def grades(rows: pd.DataFrame, n: int) -> tuple[pd.DataFrame, dict]:
 
 if __name__ == "__main__":
     args = arguments(10_000, __doc__, sampling_n=200,
-                     players=(",".join(PLAYERS), "the PySolFC-numbered runs to make"))
+                     players=(",".join(PLAYERS), "the PySolFC-numbered runs to make: solver "
+                                                 "(both rule sets) or solver@strict, "
+                                                 "solver@easy, separated by commas"))
     out = Path(args.results_dir) / "chinese"
     raw = pd.concat(pysol_rows(args), ignore_index=True)
     df, settled = apply_implications(raw)
     table = player_table(df, PLAYERS)
+    sampled = f" (sampling: 1-{args.sampling_n:,})" if (raw.solver == "sampling").any() else ""
     write_tables(table, out / "pysol",
-                 f"Chinese Solitaire: PySolFC's games 1-{args.n:,} (sampling: 1-"
-                 f"{args.sampling_n:,})",
+                 f"Chinese Solitaire: PySolFC's games 1-{args.n:,}{sampled}",
                  NOTES + f"\n{settled} unknown games were settled by implication.\n")
 
     catalogues = {PYSOL: df}
