@@ -9,11 +9,11 @@ from pathlib import Path
 import pandas as pd
 
 from chinese import DEALS as THOUGHTFUL_DEALS
-from common import arguments, pick, save_figure
-from winnable import plot, summarize
+from common import arguments, pick, player_table, save_figure
+from winnable import plot
 from winnable.batch import RunSpec, run_file, solve_batch, solve_run
 from winnable.implication import apply_implications
-from winnable.report import markdown, rate_text, summary_table
+from winnable.report import markdown, rate_text
 from winnable.stats import outcome_crosstab, paired_outcomes
 
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
@@ -56,12 +56,7 @@ if __name__ == "__main__":
     raw = pd.concat([rows(variant, solver, args) for variant in RULES for solver in PLAYERS],
                     ignore_index=True)
     df, settled = apply_implications(raw)
-    summaries = summarize(df)
-    for s in summaries:
-        print(s.text(), flush=True)
-    table = summary_table(summaries)
-    table["order"] = table.solver.map(PLAYERS.index)
-    table = table.sort_values(["variant", "order"]).drop(columns="order")
+    table = player_table(df, PLAYERS)
     table = pd.concat([table, table.apply(claim_columns, axis=1, result_type="expand")], axis=1)
     out = Path(args.results_dir) / "chinese"
     out.mkdir(parents=True, exist_ok=True)

@@ -17,13 +17,18 @@ ROOT = Path(__file__).resolve().parent.parent
 FIGURE_DPI = 100  # keeps a headline PNG at tens of kB
 
 
-def arguments(default_n: int, description: str, **counts: int) -> argparse.Namespace:
+def arguments(default_n: int, description: str, **counts: int | tuple[str, str]
+              ) -> argparse.Namespace:
     """Command-line options of an experiment; ``counts`` adds more deal counts (name ->
-    default), e.g. for slower solvers."""
+    default), e.g. for slower solvers, or other options (name -> (default text, help))."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--n", type=int, default=default_n, help="deals per run")
     for name, default in counts.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=default,
+        flag = f"--{name.replace('_', '-')}"
+        if isinstance(default, tuple):
+            parser.add_argument(flag, default=default[0], help=default[1])
+            continue
+        parser.add_argument(flag, type=int, default=default,
                             help=f"deals per run ({name.replace('_', ' ')})")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"),
@@ -46,6 +51,17 @@ def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: s
     table = summary_table(summaries)
     write_tables(table, Path(args.results_dir) / stem, title, notes, means)
     return files
+
+
+def player_table(df: pd.DataFrame, players: Sequence[str]) -> pd.DataFrame:
+    """The summary table of the runs in ``df`` (each summary printed), by rules and then by
+    player in the order of ``players``."""
+    summaries = summarize(df)
+    for s in summaries:
+        print(s.text(), flush=True)
+    table = summary_table(summaries)
+    table["order"] = table.solver.map(list(players).index)
+    return table.sort_values(["variant", "order"]).drop(columns="order")
 
 
 def rows_of(files: Sequence[Path], extra: Sequence[str] = ()) -> pd.DataFrame:

@@ -50,7 +50,7 @@ def test_solve_text_shows_layout_outcome_and_line():
     (["solve", "--game", "nineball", "--seed", "1", "--variant", "targets"], "is not key=value"),
     (["solve", "--game", "nineball", "--seed", "1", "--solver", "magic"], "unknown solver 'magic'"),
     (["solve", "--game", "nineball", "--seed", "0"], "--seed must be at least 1"),
-    (["solve", "--game", "nineball"], "give exactly one of --seed N or --deal"),
+    (["solve", "--game", "nineball"], "give exactly one of --seed N, --pysol N or --deal"),
     (["batch", "--game", "nineball", "--n", "0"], "--n must be at least 1"),
     (["batch", "--game", "nineball", "--n", "5", "--workers", "0"], "--workers must be at least 1"),
     (["summary", "no-such-file.parquet"], "no such file: no-such-file.parquet"),

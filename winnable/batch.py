@@ -46,6 +46,7 @@ import pyarrow.parquet as pq
 
 from .errors import UserError
 from .games import LAST_DEAL, get_game
+from .numbering import WINNABLE, check_numbering
 
 META_KEY = b"winnable"
 # The columns every run file has (games add their own after them).
@@ -59,39 +60,45 @@ class BatchError(UserError):
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What makes two rows comparable: the same game, solver, rules and solver options."""
+    """What makes two rows comparable: the same game, solver, rules and solver options, and
+    the numbering that says which deal each seed is (``winnable.numbering``)."""
 
     game: str
     solver: str
     variant: str
     options: tuple[tuple[str, Any], ...]
     engine_version: int  # stored under its first name, "rules_version"
+    numbering: str = WINNABLE  # stored only when it is another (runs of earlier versions)
 
     @classmethod
     def make(cls, game: str, variant=None, solver: str | None = None,
-             options: Mapping[str, Any] | None = None) -> "RunSpec":
+             options: Mapping[str, Any] | None = None,
+             numbering: str | None = None) -> "RunSpec":
         g = get_game(game)
         solver = g.check_solver(solver)
         rules = g.rules(variant)
         opts = g.solver_options(solver, options)
         return cls(g.name, solver, rules.label, tuple(sorted(opts.items())),
-                   g.engine_version(solver))
+                   g.engine_version(solver), check_numbering(numbering, g.name))
 
     def to_json(self) -> str:
-        return json.dumps({"game": self.game, "solver": self.solver, "variant": self.variant,
-                           "options": dict(self.options), "rules_version": self.engine_version},
-                          sort_keys=True)
+        d = {"game": self.game, "solver": self.solver, "variant": self.variant,
+             "options": dict(self.options), "rules_version": self.engine_version}
+        if self.numbering != WINNABLE:
+            d["numbering"] = self.numbering
+        return json.dumps(d, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "RunSpec":
         d = json.loads(text)
         return cls(d["game"], d["solver"], d["variant"], tuple(sorted(d["options"].items())),
-                   d["rules_version"])
+                   d["rules_version"], d.get("numbering", WINNABLE))
 
     def describe(self, version: bool = True) -> str:
         opts = " ".join(f"{k}={v}" for k, v in self.options)
         return (f"game {self.game}, solver {self.solver}, rules '{self.variant}'"
                 + (f", options {opts}" if opts else "")
+                + f", numbering {self.numbering}"
                 + (f", engine version {self.engine_version}" if version else ""))
 
     def changed_options(self) -> tuple[tuple[str, Any], ...]:
@@ -100,14 +107,16 @@ class RunSpec:
         return tuple((k, v) for k, v in self.options if defaults.get(k) != v)
 
     def slug(self, every_option: bool = False) -> str:
-        """``<game>_<solver>[_<rules>][_<options changed>]``, e.g.
-        ``nineball_thoughtful_kitchen_per_group-1`` (``every_option``: the names of earlier
-        versions, which listed every option)."""
+        """``<game>_<solver>[_<rules>][_<options changed>][_<numbering>]``, e.g.
+        ``nineball_thoughtful_kitchen_per_group-1``, ``chinese_thoughtful_pysol``
+        (``every_option``: the names of earlier versions, which listed every option)."""
         parts = [self.game, self.solver]
         if self.variant != "default":
             parts.append(self.variant.replace(" ", "_").replace("=", "-").replace(",", "+"))
         options = self.options if every_option else self.changed_options()
         parts += [f"{k}-{v}" for k, v in options]
+        if self.numbering != WINNABLE:
+            parts.append(self.numbering)
         return "_".join(parts)
 
 
@@ -153,7 +162,8 @@ def solve_table(spec_json: str, first: int, last: int) -> pa.Table:
     spec = RunSpec.from_json(spec_json)
     game = get_game(spec.game)
     seeds = np.arange(first, last + 1, dtype=np.int64)
-    columns = game.solve_seeds(seeds, spec.variant, spec.solver, dict(spec.options))
+    columns = game.solve_seeds(seeds, spec.variant, spec.solver, dict(spec.options),
+                               spec.numbering)
     return to_table(spec, columns, game.extra_columns)
 
 
@@ -186,6 +196,8 @@ def to_table(spec: RunSpec, columns: Mapping[str, Any], extra: Sequence[str]) ->
     }
     for name in extra:
         data[name] = pa.array(columns[name])
+    if spec.numbering != WINNABLE:  # the rows say which deals their seeds are
+        data["numbering"] = pa.array([spec.numbering] * n, pa.string())
     table = pa.table(data)
     return table.replace_schema_metadata({META_KEY: spec.to_json().encode()})
 
@@ -235,8 +247,8 @@ def check_compatible(spec: RunSpec, out: Path) -> None:
         if other != spec:
             raise BatchError(
                 f"{path} holds a run with {other.describe()}; this run asks for "
-                f"{spec.describe()}: choose another --out (rows of different rules or solvers "
-                "are never mixed)")
+                f"{spec.describe()}: choose another --out (rows of different rules, solvers or "
+                "numberings are never mixed)")
 
 
 def _readable_spec(path: Path) -> RunSpec | None:
@@ -349,8 +361,11 @@ def missing_chunks(wanted_first: int, wanted_last: int, done: np.ndarray,
 def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | None = None,
                 workers: int | None = None, out: str | os.PathLike | None = None,
                 options: Mapping[str, Any] | None = None, chunk_size: int | None = None,
-                progress: bool = True, scheduler: str | None = None) -> pd.DataFrame:
-    """Solve deals start..start+n-1 and return their rows (a DataFrame).  Rows are stored in
+                progress: bool = True, scheduler: str | None = None,
+                numbering: str | None = None) -> pd.DataFrame:
+    """Solve deals start..start+n-1 and return their rows (a DataFrame); ``numbering``
+    (``winnable.numbering``) says which deal each number is (default: the project's own;
+    ``"pysol"``: PySolFC's game numbers, Chinese Solitaire only).  Rows are stored in
     ``out`` (default ``runs/<game>_<solver>[_<rules>][_<options changed>].parquet``); seeds
     already stored there are not solved again.  ``workers`` local processes solve the chunks
     (default: all cores), or with ``scheduler="tcp://HOST:PORT"`` the workers of that Dask
@@ -376,7 +391,7 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         _import_distributed()
     if workers is not None and workers < 1:
         raise BatchError(f"--workers must be at least 1, got {workers}")
-    spec = RunSpec.make(game, variant, solver, options)
+    spec = RunSpec.make(game, variant, solver, options, numbering)
     g = get_game(spec.game)
     out_path = Path(out) if out is not None else default_out(spec)
     if out_path.suffix != ".parquet":
@@ -453,12 +468,14 @@ def warm_up(spec: RunSpec, progress: bool) -> None:
 
 def solve_run(game: str, n: int, variant=None, solver: str | None = None,
               options: Mapping[str, Any] | None = None, runs_dir: str | os.PathLike = "runs",
-              workers: int | None = None, progress: bool = True) -> pd.DataFrame:
+              workers: int | None = None, progress: bool = True,
+              numbering: str | None = None) -> pd.DataFrame:
     """``solve_batch`` of deals 1..n stored in ``run_file(spec, n, runs_dir)``: solved once,
     then read back (an experiment's run of the same N, rules, solver and options included)."""
-    spec = RunSpec.make(game, variant, solver, options)
+    spec = RunSpec.make(game, variant, solver, options, numbering)
     return solve_batch(game, n=n, variant=variant, solver=solver, options=options,
-                       workers=workers, out=run_file(spec, n, runs_dir), progress=progress)
+                       workers=workers, out=run_file(spec, n, runs_dir), progress=progress,
+                       numbering=numbering)
 
 
 def run_chunks_local(spec: RunSpec, chunks: list[tuple[int, int]], parts: Path,
@@ -813,9 +830,10 @@ def read_run_file(path: str | os.PathLike,
 def read_runs(paths: Iterable[str | os.PathLike],
               columns: Sequence[str] | None = None) -> pd.DataFrame:
     """The rows of run files, each deal of a run once, with an ``options`` column (each run's
-    solver options as ``key=value`` words); ``columns``: read only these (with the columns that
-    tell runs and deals apart), e.g. to draw figures of million-deal runs.  A deal stored in several files of the same run
-    counts once; files that disagree about a deal, or that hold runs differing only in the
+    solver options as ``key=value`` words) and a ``numbering`` column (which deals the seeds
+    are: ``winnable.numbering``); ``columns``: read only these (with the columns that tell runs
+    and deals apart), e.g. to draw figures of million-deal runs.  A deal stored in several files
+    of the same run counts once; files that disagree about a deal, or that hold runs differing only in the
     engine version, are refused with a one-line BatchError."""
     paths = [Path(p) for p in paths]
     if not paths:
@@ -827,7 +845,7 @@ def read_runs(paths: Iterable[str | os.PathLike],
                                       *columns]))
     for path in paths:
         spec, rows = read_run_file(path, columns)
-        key = (spec.game, spec.solver, spec.variant, spec.options)
+        key = (spec.game, spec.solver, spec.variant, spec.options, spec.numbering)
         if key in runs and runs[key][1] != spec:
             first, other = runs[key]
             raise BatchError(f"{first} and {path} hold runs of different engine versions "
@@ -835,9 +853,10 @@ def read_runs(paths: Iterable[str | os.PathLike],
                              f"{spec.describe(version=False)}: their results may "
                              "differ, so they are not counted together")
         runs.setdefault(key, (path, spec))
-        frames.append(rows.assign(options=options_text(spec.options), file=str(path)))
+        frames.append(rows.assign(options=options_text(spec.options), numbering=spec.numbering,
+                                  file=str(path)))
     rows = pd.concat(frames, ignore_index=True)
-    keys = ["game", "solver", "variant", "options", "seed"]
+    keys = ["game", "solver", "variant", "options", "numbering", "seed"]
     repeated = rows[rows.duplicated(keys, keep=False)]
     if len(repeated):
         answers = repeated.groupby(keys)[["outcome", "score"]].nunique().max(axis=1)
@@ -845,7 +864,7 @@ def read_runs(paths: Iterable[str | os.PathLike],
             key = answers[answers > 1].index[0]
             told = "; ".join(f"{r.file}: {r.outcome}, score {r.score}"
                              for r in repeated.set_index(keys).loc[[key]].itertuples())
-            raise BatchError(f"deal {key[4]} of {key[0]} solver {key[1]} rules '{key[2]}' has "
+            raise BatchError(f"deal {key[5]} of {key[0]} solver {key[1]} rules '{key[2]}' has "
                              f"different results in the files given ({told})")
         rows = rows.drop_duplicates(keys, ignore_index=True)
     return rows.drop(columns="file")

@@ -63,6 +63,10 @@ solver_option = click.option("--solver", "-s", default=None, metavar="SOLVER",
                              help="solver or player (default: the game's default)")
 option_option = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
                              help="a solver option such as budget=1000000 (repeatable)")
+numbering_option = click.option(
+    "--numbering", default="winnable", show_default=True, metavar="NUMBERING",
+    help="which deal a number is: winnable (the project's own) or pysol (PySolFC's game "
+         "numbers, --game chinese)")
 
 
 def parse_options(items: tuple[str, ...]) -> dict:
@@ -90,53 +94,72 @@ def cli():
 @dataclass
 class ChosenDeal:
     """The deal a command works on: the game, its cards under the rules given, how it was
-    chosen (``seed``: its number, or None for a deal typed in) and the rule flags."""
+    chosen (``seed``: its number; ``pysol``: PySolFC's game number as typed; both None for a
+    deal typed in) and the rule flags."""
 
     game: Any
     cards: Any
     seed: int | None
     variant: tuple[str, ...]
+    pysol: str | None = None
 
     def where(self) -> str:
+        if self.pysol is not None:
+            from .numbering import pysol_game
+            return f"PySolFC {pysol_game(self.variant)} game {self.pysol}"
         return f"deal {self.seed}" if self.seed is not None else "the deal given"
 
     def as_options(self) -> str:
         """The options that choose this deal again, as typed on a command line."""
-        chosen = (f"--seed {self.seed}" if self.seed is not None
-                  else f'--deal "{self.game.format_deal(self.cards)}"')
+        if self.pysol is not None:
+            chosen = f"--pysol {self.pysol}"
+        elif self.seed is not None:
+            chosen = f"--seed {self.seed}"
+        else:
+            chosen = f'--deal "{self.game.format_deal(self.cards)}"'
         return " ".join([f"--game {self.game.name}", chosen,
                          *(f"--variant {v}" for v in self.variant)])
 
 
 def choose_deal(game: str, seed: int | None = None, deal_text: str | None = None,
-                variant: tuple[str, ...] = ()) -> ChosenDeal:
-    """The one place where a command's deal is chosen: by number (``--seed``) or written out
-    (``--deal``), under the rule flags ``variant``; exactly one way must be given."""
+                variant: tuple[str, ...] = (), pysol: str | None = None) -> ChosenDeal:
+    """The one place where a command's deal is chosen: by number (``--seed``), by PySolFC's
+    game number (``--pysol``, Chinese only) or written out (``--deal``), under the rule flags
+    ``variant``; exactly one way must be given."""
     g = get_game(game)
-    if (seed is None) == (deal_text is None):
-        raise VariantError("give exactly one of --seed N or --deal \"...\"")
+    if [seed, deal_text, pysol].count(None) != 2:
+        raise VariantError("give exactly one of --seed N, --pysol N or --deal \"...\"")
     if seed is not None and seed < 1:
         raise VariantError(f"--seed must be at least 1 (deal numbers start at 1), got {seed}")
     if seed is not None and seed > LAST_DEAL:
         raise VariantError(f"--seed must be at most {LAST_DEAL} (the last deal number), got "
                            f"{seed}")
-    cards = g.deal(seed, variant) if seed is not None else g.parse_deal(deal_text, variant)
-    return ChosenDeal(g, cards, seed, tuple(variant))
+    if pysol is not None:
+        from .numbering import PYSOL, check_numbering, pysol_deal
+        check_numbering(PYSOL, g.name)
+        cards = pysol_deal(pysol, variant)
+        pysol = pysol.strip()
+    else:
+        cards = g.deal(seed, variant) if seed is not None else g.parse_deal(deal_text, variant)
+    return ChosenDeal(g, cards, seed, tuple(variant), pysol)
 
 
 def deal_options(fn):
-    """The options that choose a deal (--game, --seed N | --deal "...", --variant K=V), for
-    every command that works on one deal; the command receives ``chosen`` (a ``ChosenDeal``,
-    from ``choose_deal``) instead of them."""
+    """The options that choose a deal (--game, --seed N | --pysol N | --deal "...",
+    --variant K=V), for every command that works on one deal; the command receives ``chosen``
+    (a ``ChosenDeal``, from ``choose_deal``) instead of them."""
     @functools.wraps(fn)
-    def command(*args, game, seed, deal_text, variant, **kwargs):
-        return fn(*args, chosen=choose_deal(game, seed, deal_text, variant), **kwargs)
+    def command(*args, game, seed, deal_text, pysol, variant, **kwargs):
+        return fn(*args, chosen=choose_deal(game, seed, deal_text, variant, pysol), **kwargs)
 
     for decorator in reversed([
             game_option,
             click.option("--seed", type=int, default=None, help="deal number (1, 2, ...)"),
             click.option("--deal", "deal_text", default=None,
                          help='the deck order, top card first, e.g. "AH 2D 9H ..."'),
+            click.option("--pysol", default=None, metavar="N",
+                         help="PySolFC's game number N (or msN), --game chinese: Chinese "
+                              "Discipline, with easy=1 Chinese Solitaire"),
             variant_option]):
         command = decorator(command)
     return command
@@ -163,6 +186,8 @@ def solve(chosen, solver, options, as_json):
         data = result.to_dict()
         data["described"] = [f"{step.move}  {step.described}" for step in steps]
         data["rules"] = g.rules(variant).as_text()
+        if chosen.pysol is not None:
+            data["pysol"] = int(chosen.pysol) if chosen.pysol.isdigit() else chosen.pysol
         click.echo(json.dumps(data))
         return
     click.echo(f"{g.title}, {chosen.where()} (rules: {result.variant}; solver: "
@@ -309,6 +334,7 @@ def batch_command(fn):
         game_option,
         click.option("--n", "n", type=int, required=True, help="number of deals"),
         click.option("--start", type=int, default=1, show_default=True, help="first deal number"),
+        numbering_option,
         variant_option,
         solver_option,
         option_option,
@@ -329,14 +355,16 @@ def batch_command(fn):
     return fn
 
 
-def run_batch(game, n, start, variant, solver, options, workers, out, scheduler, chunk, quiet):
+def run_batch(game, n, start, numbering, variant, solver, options, workers, out, scheduler,
+              chunk, quiet):
     """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary."""
     from .batch import solve_batch
     from .stats import summarize
     with stops_like_ctrl_c():
         df = solve_batch(game, n=n, start=start, variant=variant, solver=solver,
                          workers=workers, out=out, options=parse_options(options),
-                         chunk_size=chunk, progress=not quiet, scheduler=scheduler)
+                         chunk_size=chunk, progress=not quiet, scheduler=scheduler,
+                         numbering=numbering)
     g = get_game(game)
     for summary in summarize(df, g.summary_means):
         click.echo(summary.text())
@@ -394,10 +422,10 @@ def summary(files, as_csv):
     from .implication import apply_implications
     from .stats import summarize
     df = read_runs(files)
-    options = df.groupby(["game", "solver", "variant"])["options"].unique()
+    options = df.groupby(["game", "solver", "variant", "numbering"])["options"].unique()
     mixed = options[options.map(len) > 1]
     if len(mixed):
-        (game, solver, variant), values = mixed.index[0], mixed.iloc[0]
+        (game, solver, variant, _), values = mixed.index[0], mixed.iloc[0]
         raise BatchError(f"the files hold runs of {game} solver {solver} rules '{variant}' with "
                          f"different solver options ({' / '.join(v or 'none' for v in values)}): "
                          "summarize them with separate commands")
@@ -415,11 +443,73 @@ def summary(files, as_csv):
         return
     click.echo("\n\n".join(s.text() for s in summaries))
     from .resolve import escalation_lines
-    for key, rows in df.groupby(["game", "solver", "variant"], sort=True):
+    for key, rows in df.groupby(["game", "solver", "variant", "numbering"], sort=True):
         lines = escalation_lines(rows)
         if lines:
-            click.echo(f"\n{key[0]} | {key[1]} | {key[2]}: escalations (winnable resolve)")
+            numbered = f" | {key[3]} numbering" if key[3] != "winnable" else ""
+            click.echo(f"\n{key[0]} | {key[1]} | {key[2]}{numbered}: escalations (winnable "
+                       "resolve)")
             click.echo("\n".join(lines))
+
+
+@cli.command()
+@game_option
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--outcome", type=click.Choice(["win", "loss", "unknown"]), default=None,
+              help="only deals with this verdict")
+@click.option("--difficulty", default=None, metavar="GRADE",
+              help="only deals of this grade (the README lists each game's grades)")
+@click.option("--start", type=int, default=None, help="first deal number of the range")
+@click.option("--n", "n", type=int, default=None, help="deals in the range (from --start)")
+@click.option("--limit", type=int, default=None, help="list at most this many deals")
+@click.option("--numbering", default=None, metavar="NUMBERING",
+              help="winnable or pysol (PySolFC's game numbers, --game chinese)")
+@variant_option
+@click.option("--solve", is_flag=True,
+              help="first run the solvers the grades need over --start..--start+--n-1 "
+                   "(resumable batches; into the FILE holding each solver's run, else "
+                   "runs/<game>_<solver>...parquet)")
+@click.option("--workers", "-w", type=int, default=None, help="worker processes for --solve")
+@click.option("--csv", "as_csv", is_flag=True, help="print CSV (with each deal's cards)")
+@click.option("--quiet", "-q", is_flag=True, help="no progress bars")
+def deals(game, files, outcome, difficulty, start, n, limit, numbering, variant, solve,
+          workers, as_csv, quiet):
+    """List deals of stored runs (FILE...) with each solver's verdict and a difficulty grade,
+    e.g. PySolFC games that are winnable but hard:
+
+    \b
+      winnable deals --game chinese --numbering pysol --start 1 --n 1000 \\
+          --difficulty expert --solve
+    """
+    from .catalogue import (Selection, catalogue, catalogue_rows, filter_catalogue,
+                            grade_counts, number_header, solve_missing)
+    g = get_game(game)
+    for name, value in (("--n", n), ("--start", start), ("--limit", limit)):
+        if value is not None and value < 1:
+            raise VariantError(f"{name} must be at least 1, got {value}")
+    if solve:
+        if n is None:
+            raise VariantError("--solve needs the range to solve: --n N (and --start S, "
+                               "default 1)")
+        start = start or 1
+        with stops_like_ctrl_c():
+            files = solve_missing(files, g.name, start, n, variant or None, numbering, workers,
+                                  progress=not quiet)
+    elif not files:
+        raise VariantError("give run files (.parquet), or --solve with --n N to solve the deals "
+                           "first")
+    rows = catalogue_rows(files, Selection(g.name, variant or None, numbering, start, n))
+    table = catalogue(rows, g.name)
+    shown = filter_catalogue(table, g.name, outcome, difficulty, limit)
+    if as_csv:
+        click.echo(shown.to_csv(index=False), nl=False)
+        return
+    header = number_header(table["numbering"].iloc[0])
+    listed = shown.drop(columns=["numbering", "deal"]).rename(columns={"seed": header})
+    click.echo(listed.to_string(index=False, na_rep="-") if len(listed) else "no deals match")
+    counts = ", ".join(f"{k} {v:,}" for k, v in grade_counts(table, g.name).items() if v)
+    click.echo(f"{len(shown):,} of {len(table):,} deals listed "
+               f"({header}s {table['seed'].min()}-{table['seed'].max()}: {counts})")
 
 
 @cli.command()

@@ -19,6 +19,15 @@ def apply_implications(df: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     if "resolved_by" not in df.columns:
         df["resolved_by"] = ""
     settled = 0
+    if "numbering" in df.columns:
+        # Deal n of one numbering is another deal than n of another: each is settled alone.
+        df["numbering"] = df["numbering"].fillna("winnable")
+        done = []
+        for numbering, part in df.assign(_row=range(len(df))).groupby("numbering", sort=False):
+            part, count = apply_implications(part.drop(columns="numbering"))
+            done.append(part.assign(numbering=numbering))
+            settled += count
+        return pd.concat(done).sort_values("_row").drop(columns="_row"), settled
     for (game_name, solver), part in df.groupby(["game", "solver"], sort=False):
         game = get_game(game_name)
         labels = list(part["variant"].unique())

@@ -35,8 +35,9 @@ from PIL import Image
 
 from .batch import BatchError, read_runs
 from .games import get_game
+from .numbering import WINNABLE
 from .report import rate_text
-from .stats import (GROUP_KEYS, Summary, mean_interval, outcome_crosstab, paired_outcomes,
+from .stats import (Summary, mean_interval, outcome_crosstab, paired_outcomes,
                     summarize, win_rate_intervals)
 
 COLUMNS = ("seed", "game", "solver", "variant", "outcome", "score", "nodes", "seconds")
@@ -52,8 +53,8 @@ class PlotError(BatchError):
 
 
 # What tells runs apart: game, solver, rules and (where the rows carry them) solver options.
-RUN_KEYS = (*GROUP_KEYS, "options")
-KEY_NAMES = ("game", "solver", "rules", "options")
+RUN_KEYS = ("game", "solver", "variant", "options", "numbering")
+KEY_NAMES = ("game", "solver", "rules", "options", "numbering")
 LABEL_WIDTH = 38  # characters per line of a run's label on an axis
 
 
@@ -85,6 +86,7 @@ def runs_of(df: pd.DataFrame) -> list[Run]:
         raise PlotError(f"a figure shows the runs of one game, got {', '.join(games)}: plot each "
                         "game's runs on its own")
     df = df if "options" in df.columns else df.assign(options="")
+    df = df if "numbering" in df.columns else df.assign(numbering=WINNABLE)
     runs = []
     for key, part in df.groupby(list(RUN_KEYS), sort=False):
         part = part.sort_values("seed", ignore_index=True)
@@ -98,6 +100,7 @@ def runs_of(df: pd.DataFrame) -> list[Run]:
     for run in runs:
         parts = [run.key[i] for i in varying if i < 3]
         parts += [f"{k}={v}" for k, v in run.options.items() if k in options]
+        parts += [f"{run.key[4]} numbering" for i in varying if i == 4]
         run.label = ", ".join(parts) or run.key[2]
     return runs
 
@@ -115,7 +118,8 @@ def _varying(runs: Sequence[Run]) -> list[int]:
     """Which parts of the runs' keys (game, solver, rules, options) differ between them, the
     options counting only where an option's value differs."""
     parts = [i for i in (1, 2) if len({r.key[i] for r in runs}) > 1]
-    return parts + ([3] if _varying_options(runs) else [])
+    return (parts + ([3] if _varying_options(runs) else [])
+            + ([4] if len({r.key[4] for r in runs}) > 1 else []))
 
 
 def _axis_name(runs: Sequence[Run]) -> str:
@@ -144,9 +148,9 @@ def _quiet_options(runs: Sequence[Run]) -> str:
 def _shared(runs: Sequence[Run]) -> str:
     """What every run of a figure has in common: game, solver, rules, options, deals."""
     bits = [f"game {runs[0].key[0]}"]
-    for i in (1, 2):
+    for i in (1, 2, 4):
         values = {r.key[i] for r in runs}
-        if len(values) == 1:
+        if len(values) == 1 and (i < 4 or values != {WINNABLE}):
             bits.append(f"{KEY_NAMES[i]} {values.pop()}")
     if quiet := _quiet_options(runs):
         bits.append(f"options {quiet}")

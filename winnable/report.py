@@ -14,7 +14,9 @@ def reproduce_command(s: Summary) -> str:
     """The command that reproduces a summary's run (deals 1..N)."""
     flags = "".join(f" --variant {kv}" for kv in s.variant.split()) if s.variant != "default" else ""
     start = f" --start {s.first_seed}" if s.first_seed not in (None, 1) else ""
-    return f"solve-batch --game {s.game} --solver {s.solver} --n {s.deals}{start}{flags}"
+    numbering = f" --numbering {s.numbering}" if s.numbering != "winnable" else ""
+    return (f"solve-batch --game {s.game} --solver {s.solver}{numbering} --n {s.deals}{start}"
+            f"{flags}")
 
 
 def summary_table(summaries: Iterable[Summary]) -> pd.DataFrame:

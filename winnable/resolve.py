@@ -86,7 +86,7 @@ def solve_seed_table(spec_json: str, seeds: Sequence[int]) -> pa.Table:
     spec = B.RunSpec.from_json(spec_json)
     game = get_game(spec.game)
     columns = game.solve_seeds(np.asarray(seeds, dtype=np.int64), spec.variant, spec.solver,
-                               dict(spec.options))
+                               dict(spec.options), spec.numbering)
     return B.to_table(spec, columns, game.extra_columns)
 
 
@@ -144,7 +144,8 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
     if unknown_options:
         raise B.BatchError(f"solver {spec.solver} of {spec.game} has no option "
                            f"{', '.join(unknown_options)}; its options: {', '.join(base)}")
-    wanted = B.RunSpec.make(spec.game, spec.variant, spec.solver, {**base, **options})
+    wanted = B.RunSpec.make(spec.game, spec.variant, spec.solver, {**base, **options},
+                            spec.numbering)
     changed = {k: v for k, v in wanted.options if base.get(k) != v}
     if not changed:
         raise B.BatchError(f"those are the run's own options ({option_text(base)}): give "

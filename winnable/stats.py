@@ -85,6 +85,7 @@ class Summary:
     last_seed: int | None
     score_counts: dict[int, int] = field(default_factory=dict)
     means: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    numbering: str = "winnable"  # which deals the seeds are (winnable.numbering)
 
     def as_row(self) -> dict:
         row = {k: v for k, v in self.__dict__.items() if k not in ("score_counts", "means")}
@@ -95,7 +96,8 @@ class Summary:
         return row
 
     def text(self) -> str:
-        seeds = (f", deals {self.first_seed}-{self.last_seed}"
+        which = "deals" if self.numbering == "winnable" else f"{self.numbering} numbers"
+        seeds = (f", {which} {self.first_seed}-{self.last_seed}"
                  if self.first_seed is not None else "")
         lines = [
             f"{self.game} | solver {self.solver} | rules {self.variant}{seeds}",
@@ -123,12 +125,15 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%" if x == 0 or x >= 0.01 else f"{100 * x:.4f}%"
 
 
-GROUP_KEYS = ("game", "solver", "variant")
+GROUP_KEYS = ("game", "solver", "variant", "numbering")
 
 
 def summarize(df: pd.DataFrame, mean_columns: tuple[str, ...] = ()) -> list[Summary]:
-    """One Summary per (game, solver, variant) in the frame of per-deal rows."""
+    """One Summary per (game, solver, variant, numbering) in the frame of per-deal rows (rows
+    without a ``numbering`` column are the project's own numbering)."""
     out = []
+    if "numbering" in df.columns:  # rows of files without the column mixed in
+        df = df.assign(numbering=df["numbering"].fillna("winnable"))
     keys = [k for k in GROUP_KEYS if k in df.columns]
     groups = df.groupby(keys, sort=True, dropna=False) if keys else [((), df)]
     for key, part in groups:
@@ -148,7 +153,7 @@ def summarize(df: pd.DataFrame, mean_columns: tuple[str, ...] = ()) -> list[Summ
             first_seed=int(seeds.min()) if seeds is not None and len(seeds) else None,
             last_seed=int(seeds.max()) if seeds is not None and len(seeds) else None,
             score_counts={int(s): int(c) for s, c in part["score"].value_counts().items()},
-            means=means,
+            means=means, numbering=str(labels.get("numbering", "winnable")),
         ))
     return out
 

@@ -187,7 +187,13 @@ class Game:
         check_deal_number(n)
         return self._restrict(shuffle.deal(self.deck, self.salt, n)[None, :], variant)[0]
 
-    def deals(self, seeds: Sequence[int], variant=None) -> np.ndarray:
+    def deals(self, seeds: Sequence[int], variant=None, numbering: str | None = None
+              ) -> np.ndarray:
+        """Deals ``seeds`` (one row each) in ``numbering`` (``winnable.numbering``; default the
+        project's own)."""
+        from ..numbering import PYSOL, check_numbering, pysol_deals
+        if check_numbering(numbering, self.name) == PYSOL:
+            return pysol_deals(seeds, variant)
         seeds = np.asarray(seeds, dtype=np.int64)
         out = np.empty((len(seeds), len(self.deck)), dtype=self.deck.dtype)
         _deal_rows(out, self.deck, np.uint64(self.salt), seeds)
@@ -336,13 +342,15 @@ class Game:
         return max(self.rules_version, self.solver_versions.get(solver, 0))
 
     def solve_seeds(self, seeds: Sequence[int], variant=None, solver: str | None = None,
-                    options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Columns for a run of deal numbers (what one batch chunk computes)."""
+                    options: Mapping[str, Any] | None = None,
+                    numbering: str | None = None) -> dict[str, Any]:
+        """Columns for a run of deal numbers (what one batch chunk computes), numbered by
+        ``numbering`` (default the project's own)."""
         seeds = np.asarray(seeds, dtype=np.int64)
         rules = self.rules(variant)
         solver = self.check_solver(solver)
         opts = self.solver_options(solver, options)
-        deals = self.deals(seeds, rules)
+        deals = self.deals(seeds, rules, numbering)
         columns = self.solve_deals(deals, rules, solver, opts, record_moves=self.batch_moves)
         columns["seed"] = seeds
         columns["deal"] = self.format_deals(deals)
