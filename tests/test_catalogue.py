@@ -2,6 +2,8 @@
 catalogue of deals by difficulty (winnable deals)."""
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -61,6 +63,29 @@ def test_solve_pysol(run_cli):
                           (("--game", "chinese", "--pysol", "3", "--seed", "3"), "exactly one")):
         code, _, err = run_cli("solve", *args)
         assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_pysol_numbers_choose_the_deal_of_play_replay_and_verify(run_cli, tmp_path):
+    """--pysol goes through the one deal helper: the strategy player's line of PySolFC game 1
+    replays and verifies there, and play's saved line names the game the same way."""
+    code, text, _ = run_cli("solve", "--game", "chinese", "--pysol", "1", "--solver", "strategy",
+                            "--json")
+    line = " ".join(json.loads(text)["moves"])
+    code, text, _ = run_cli("verify", "--game", "chinese", "--pysol", "1", "--moves", line)
+    assert code == 0, text
+    code, text, _ = run_cli("replay", "--game", "chinese", "--pysol", "1", "--moves", line)
+    assert code == 0 and "PySolFC Chinese Discipline game 1" in text
+    code, text, _ = run_cli("verify", "--game", "chinese", "--seed", "1", "--moves", line)
+    assert code != 0  # another deal: the line does not belong to it
+    saved = tmp_path / "line.txt"
+    played = subprocess.run(
+        [sys.executable, "-m", "winnable", "play", "--game", "chinese", "--pysol", "1"],
+        input=f"{line.split()[0]}\nsave {saved}\nquit\n", capture_output=True, text=True,
+        timeout=300)
+    assert played.returncode == 0, played.stderr
+    assert "--pysol 1" in saved.read_text()
+    code, _, err = run_cli("replay", "--game", "addario", "--pysol", "1")
+    assert code == 2 and "chinese only" in err and err.count("\n") == 1
 
 
 def test_resolve_summary_and_implication_keep_numberings_apart(tmp_path):
