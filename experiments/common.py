@@ -4,6 +4,9 @@ headline figures."""
 from __future__ import annotations
 
 import argparse
+import os
+import signal
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -34,7 +37,34 @@ def arguments(default_n: int, description: str, **counts: int | tuple[str, str]
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"),
                         help="where per-deal Parquet files go (not committed)")
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
-    return parser.parse_args()
+    args = parser.parse_args()
+    stop_in_one_line()
+    return args
+
+
+def stop_in_one_line() -> None:
+    """Ctrl-C, SIGTERM and SIGHUP stop an experiment as they stop a batch: the batch keeps its
+    finished chunks and ends its workers while the exception unwinds, and then one line says so
+    (no traceback); the exit code is 128 + the signal's number.  Rerunning resumes."""
+    from winnable.cli import RESUME, Stopped
+
+    def stop(signum, frame):
+        raise Stopped(signum)
+
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, stop)
+    shown = sys.excepthook
+
+    def hook(kind, value, trace):
+        if issubclass(kind, (KeyboardInterrupt, Stopped)):
+            signum = value.signum if isinstance(value, Stopped) else signal.SIGINT
+            print(f"stopped by {signal.Signals(signum).name}: {RESUME}", file=sys.stderr,
+                  flush=True)
+            sys.stdout.flush()
+            os._exit(128 + signum)
+        shown(kind, value, trace)
+
+    sys.excepthook = hook
 
 
 def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: str, title: str,
