@@ -121,7 +121,7 @@ class ImpossibleReplay(impossible_ref.Game):
         assert action in actions, (action, actions)
         if self.solver == "random":
             assert actions[self.rng.below(len(actions))] == action
-        elif self.solver == "lookahead" and len(actions) > 1:
+        elif self.solver in ("lookahead", "halving") and len(actions) > 1:
             self.rng.next()
         return action
 

@@ -68,7 +68,7 @@ def test_invariants_hold_along_random_games():
     for seed in range(1, 300):
         deal = GAME.deal(seed)
         rng = seed_state(np.uint64(GAME.salt), np.uint64(10_000 + seed))
-        result = S.play(deal, DEFAULT_CODES, S.RANDOM, 0, rng, moves)
+        result = S.play(deal, DEFAULT_CODES, S.PlayerSettings(S.RANDOM), rng, moves)
         outcome, score = result[0], result[1]
         assert outcome in (R.WIN, R.LOSS, R.UNKNOWN)
         if score <= 0:
@@ -117,7 +117,7 @@ def test_lookahead_never_reads_the_deck_order():
     for d in (deal, other):
         moves = np.empty(64, dtype=np.int64)
         state = seed_state(np.uint64(GAME.salt), np.uint64(99))
-        S.play(d, DEFAULT_CODES._replace(step_cap=1), S.LOOKAHEAD, 4, state, moves)
+        S.play(d, DEFAULT_CODES._replace(step_cap=1), S.PlayerSettings(S.LOOKAHEAD, 4), state, moves)
         firsts.append(int(moves[0]))
     assert firsts[0] == firsts[1]
 

@@ -78,11 +78,30 @@ class OptionLimits:
 
 
 @dataclass(frozen=True)
+class ChoiceLimits:
+    """A solver option that takes one of a few words (``choices``)."""
+
+    choices: tuple[str, ...]
+    unit: str = ""
+
+    def bounds(self) -> str:
+        return "one of " + ", ".join(self.choices)
+
+    expected = describe = bounds
+
+    def parse(self, value: Any) -> str:
+        """The option's value; ValueError if it is not one of the choices."""
+        if not isinstance(value, str) or value.strip() not in self.choices:
+            raise ValueError
+        return value.strip()
+
+
+@dataclass(frozen=True)
 class Option:
     """A solver option: its default and the values it accepts."""
 
     default: Any
-    limits: OptionLimits
+    limits: OptionLimits | ChoiceLimits
 
 
 @dataclass(frozen=True)

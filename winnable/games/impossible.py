@@ -11,10 +11,17 @@ from ..cards import code
 from ..outcomes import NAME_OF
 from ..rules import impossible as R
 from ..solvers import impossible as S
-from .base import Game, Option, OptionLimits, SolverInfo, Stopwatch, solver_table
+from ..solvers import impossible_thoughtful as T
+from .base import (ChoiceLimits, Game, Option, OptionLimits, SolverInfo, Stopwatch,
+                   physical_memory_mb, solver_table)
 
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
 DEFAULT_ROLLOUTS = 8
+DEFAULT_HALVING_BUDGET = 64
+
+
+OBJECTIVES = {"win": S.OBJECTIVE_WIN, "score": S.OBJECTIVE_SCORE}
+OBJECTIVE = Option("win", ChoiceLimits(tuple(OBJECTIVES)))
 
 
 def _player(player):
@@ -22,7 +29,8 @@ def _player(player):
         """Games are played one call per game when their moves are recorded; otherwise a whole
         chunk runs in one kernel call and each game's ``seconds`` is the chunk's average."""
         codes = R.rule_params(rules)
-        rollouts = options.get("rollouts", 0)  # only the lookahead player rolls out
+        settings = S.PlayerSettings(player, options.get("rollouts", 0), options.get("budget", 0),
+                                    OBJECTIVES[options.get("objective", "win")])
         n = len(deals)
         table = np.zeros((n, 7), dtype=np.int64)
         seconds = np.empty(n, dtype=np.float64)
@@ -30,13 +38,13 @@ def _player(player):
         salt = np.uint64(game.salt)
         if not record_moves:
             clock = Stopwatch()
-            S.play_deals(deals, salt, codes, player, rollouts, table)
+            S.play_deals(deals, salt, codes, settings, table)
             seconds[:] = clock.seconds() / max(n, 1)
         else:
             record = np.empty(MOVE_CAPACITY, dtype=np.int64)
             for k in range(n):
                 clock = Stopwatch()
-                result = S.play(deals[k], codes, player, rollouts,
+                result = S.play(deals[k], codes, settings,
                                 shuffle.play_stream(salt, deals[k]), record)
                 seconds[k] = clock.seconds()
                 table[k, :6] = result[:6]
@@ -51,6 +59,35 @@ def _player(player):
     return run
 
 
+def _thoughtful(game, deals, rules, options, record_moves):
+    """One search per deal (``impossible_thoughtful``); the moves are those of the won line,
+    else of the line with the best score."""
+    codes = R.rule_params(rules)
+    solver = T.Thoughtful(options["memory_mb"])
+    n = len(deals)
+    table = np.zeros((n, 7), dtype=np.int64)
+    seconds = np.empty(n, dtype=np.float64)
+    nodes = np.empty(n, dtype=np.int64)
+    moves: list[Sequence[str]] = [()] * n
+    salt = np.uint64(game.salt)
+    for k in range(n):
+        clock = Stopwatch()
+        outcome, nodes[k], line, _ = solver.solve(deals[k], codes,
+                                                  shuffle.play_stream(salt, deals[k])[0],
+                                                  options["budget"])
+        seconds[k] = clock.seconds()
+        st = solver.stack.best_st
+        table[k, 0] = outcome
+        table[k, 1:6] = [st[R.ST_SCORE], st[R.ST_PICKUPS], st[R.ST_REMOVALS], st[R.ST_NEW],
+                         st[R.ST_STEPS]]
+        if record_moves:
+            moves[k] = [R.format_action(int(a)) for a in line]
+    columns = {name: table[:, c] for c, name in enumerate(
+        ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
+    columns["outcome"] = NAME_OF[columns["outcome"]]
+    return {"moves": moves, "seconds": seconds, "nodes": nodes, **columns}
+
+
 class Impossible(Game):
     rules_module = R
     solvers = solver_table(
@@ -58,15 +95,36 @@ class Impossible(Game):
                    "that brings piles towards 11 cards", _player(S.GREEDY), chunk=20_000),
         SolverInfo("random", "uniformly random among the legal actions", _player(S.RANDOM),
                    chunk=20_000),
-        SolverInfo("lookahead", "tries each action in rollouts finished by greedy, with the "
-                   "unseen deck reshuffled (never read)", _player(S.LOOKAHEAD),
+        SolverInfo("lookahead", "tries each action in rollouts finished by greedy (the unseen "
+                   "deck reshuffled, never read; the same reshuffles for every action) and takes "
+                   "the one that wins most often (ties: greedy's action, then the score)",
+                   _player(S.LOOKAHEAD),
                    {"rollouts": Option(DEFAULT_ROLLOUTS,
-                                       OptionLimits(1, unit="simulated games per action"))},
+                                       OptionLimits(1, unit="simulated games per action")),
+                    "objective": OBJECTIVE},
                    chunk=200),
+        SolverInfo("halving", "lookahead's rollouts spent by sequential halving: rounds of the "
+                   "same rollouts for every action still in, the better half kept each round",
+                   _player(S.HALVING),
+                   {"budget": Option(DEFAULT_HALVING_BUDGET,
+                                     OptionLimits(1, unit="simulated games per decision")),
+                    "objective": OBJECTIVE},
+                   chunk=100),
+        SolverInfo("thoughtful", "knows the deck and every future reshuffle (the deal's seeded "
+                   "stream): searches every choice for a winning line, memoised, within a node "
+                   "budget (unknown past it); the upper bound of every player",
+                   _thoughtful,
+                   {"budget": Option(T.DEFAULT_BUDGET, OptionLimits(1, unit="search nodes")),
+                    "memory_mb": Option(T.DEFAULT_MEMORY_MB,
+                                        OptionLimits(1, physical_memory_mb(),
+                                                     "MB, at most this machine's memory"))},
+                   chunk=500),
     )
     # 2: every game draws from its deal's play stream (before: from the stream that dealt deal
     # n, continued), so a deal string replays its game; jokers=0 deals are the 52 cards.
     rules_version = 2
+    # lookahead 3: maximises the rollouts won, with common random numbers.
+    solver_versions = {"lookahead": 3}
     extra_columns = ("pickups", "removals", "new_piles", "steps", "rollouts")
     summary_means = ("pickups", "new_piles", "steps")
     column_names = {"pickups": "piles picked up", "removals": "fifteen removals",
