@@ -21,7 +21,9 @@ CASES = [(name, solver) for name in GAME_NAMES for solver in get_game(name).solv
 OPTIONS = {("chinese", "thoughtful"): {"budget": 2000, "walks": 5},
            ("chinese", "sampling"): {"samples": 2, "budget": 300},
            ("addario", "thoughtful"): {"budget": 100_000},
-           ("impossible", "lookahead"): {"rollouts": 2}}
+           ("impossible", "lookahead"): {"rollouts": 2},
+           ("impossible", "halving"): {"budget": 8},
+           ("impossible", "thoughtful"): {"budget": 2000}}
 SEEDS = (3, 4)
 STANDARD = ("outcome", "score", "moves", "nodes", "seconds")
 OUTCOMES = {"win", "loss", "unknown"}
@@ -93,7 +95,7 @@ class ImpossibleReplay(impossible_ref.Game):
     player draws its choice, the lookahead player one number per choice for its rollouts."""
 
     def __init__(self, game, result, rules):
-        ids = [int(c) for c in game.parse_deal(result.deal)]
+        ids = [int(c) for c in game.parse_deal(result.deal, dict(rules))]
         super().__init__(stream_ref.play_stream(game.name, ids), rules["fifteen"],
                          rules["new_pile_penalty"], int(rules["jokers"]), int(rules["step_cap"]),
                          deal=result.deal.split())

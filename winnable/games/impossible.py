@@ -16,7 +16,7 @@ from .base import (ChoiceLimits, Game, Option, OptionLimits, SolverInfo, Stopwat
                    physical_memory_mb, solver_table)
 
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
-DEFAULT_ROLLOUTS = 8
+DEFAULT_ROLLOUTS = 1
 DEFAULT_HALVING_BUDGET = 64
 
 

@@ -200,9 +200,10 @@ def _keep_if_best(s, d, best_value):
 
 
 @jit
-def search(s, deal, rules, rng_start, budget, keys, stamps, deal_first, stamp):
+def search(s, deal, rules, rng_start, budget, keys, stamps, deal_first, stamp, use_memo):
     """Search one deal (``s`` a ``new_stack``; ``keys``/``stamps`` a transposition table and
-    its stamps, ``TranspositionTable``).  Returns (outcome, nodes, moves in ``best_line``,
+    its stamps, ``TranspositionTable``; ``use_memo`` False: none, for the tests' ablation).
+    Returns (outcome, nodes, moves in ``best_line``,
     memo hits); ``best_st`` holds the reported line's final scalars."""
     R.start_game(_state(s, 0), deal, rules)
     s.rng[0, 0] = rng_start
@@ -260,7 +261,7 @@ def search(s, deal, rules, rng_start, budget, keys, stamps, deal_first, stamp):
         _fingerprint(s.cards[d + 1], s.size[d + 1], s.order[d + 1], s.deck[d + 1], st,
                      s.rng[d + 1], s.fingerprint)
         a, b = s.fingerprint[0], s.fingerprint[1]
-        found = tt_find(keys, stamps, a, b, deal_first, stamp)
+        found = tt_find(keys, stamps, a, b, deal_first, stamp) if use_memo else -1
         if found >= 0:
             hits += 1
             if np.int64(keys[found, 1] & np.uint64(3)) == ON_PATH:
@@ -269,7 +270,8 @@ def search(s, deal, rules, rng_start, budget, keys, stamps, deal_first, stamp):
         if not _expand(s, d + 1, rules):
             s.cut[d] = 1
             continue
-        s.slot[d + 1] = tt_store(keys, stamps, a, b, ON_PATH, deal_first, stamp)
+        s.slot[d + 1] = (tt_store(keys, stamps, a, b, ON_PATH, deal_first, stamp) if use_memo
+                         else -1)
         d += 1
     if s.best_st[R.ST_OUTCOME] == R.WIN:
         outcome = R.WIN
@@ -291,7 +293,8 @@ class Thoughtful:
         self.stack = new_stack()
         self.table = TranspositionTable(memory_mb)
 
-    def solve(self, deal: np.ndarray, rules: R.RuleCodes, rng_start: int, budget: int):
+    def solve(self, deal: np.ndarray, rules: R.RuleCodes, rng_start: int, budget: int,
+              memo: bool = True):
         """(outcome, nodes, line of action codes, memo hits); ``self.stack.best_st`` holds the
         line's final scalars."""
         self.table.begin_deal()
@@ -299,5 +302,5 @@ class Thoughtful:
         deal_first, _ = self.table.stamps_now()
         outcome, nodes, length, hits = search(self.stack, deal, rules, np.uint64(rng_start),
                                               budget, self.table.keys, self.table.stamps,
-                                              deal_first, stamp)
+                                              deal_first, stamp, memo)
         return outcome, nodes, self.stack.best_line[:length].copy(), hits
