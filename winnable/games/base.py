@@ -167,8 +167,9 @@ class Game:
     batch_chunk: ClassVar[int] = 1000
     # Per-deal numeric columns whose means (with intervals) the summary reports.
     summary_means: ClassVar[tuple[str, ...]] = ()
-    # Deals `winnable bench` times by default.
+    # Deals `winnable bench` times by default, and for the solvers named in ``bench_counts``.
     bench_deals: ClassVar[int] = 2000
+    bench_counts: ClassVar[Mapping[str, int]] = {}
 
     # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
     # FLAGS become the class's name, title, deck and flags.

@@ -132,6 +132,7 @@ class Impossible(Game):
                     "rollouts": "simulated games"}
     batch_moves = False  # any game is replayed from its deal by `winnable solve`
     bench_deals = 100_000
+    bench_counts = {"lookahead": 10_000, "halving": 1000, "thoughtful": 1000}
 
     def deck_for(self, rules) -> np.ndarray:
         return R.DECK if rules["jokers"] else R.DECK_WITHOUT_JOKERS

@@ -44,7 +44,8 @@ on the line.  A deal is ``win`` when a line wins, ``loss`` when the search ended
 No pruning rule is used beyond the memo: every action is tried.
 
 The score of a deal is that of the won line, else the best final score of the lines searched to
-their end (each counter of the result is that line's), else 0 with no line.
+their end (each counter of the result is that line's), else the start's (no line ended within
+the budget).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ ACTION_SPACE = 1 << 17  # the actions of the states on the line, stacked
 DEFAULT_BUDGET = 20_000
 DEFAULT_MEMORY_MB = 16
 EMPTY_SLOT = 0
+NO_LINE = -(1 << 40)  # the value of the best line before any line ended
 
 
 class Stack(NamedTuple):
@@ -207,7 +209,7 @@ def search(s, deal, rules, rng_start, budget, keys, stamps, deal_first, stamp, u
     memo hits); ``best_st`` holds the reported line's final scalars."""
     R.start_game(_state(s, 0), deal, rules)
     s.rng[0, 0] = rng_start
-    best_value = -(1 << 40)
+    best_value = NO_LINE
     s.best_st[:] = 0
     length = 0
     if R.turn(s.st[0], rules.step_cap) == R.OVER:
@@ -273,6 +275,8 @@ def search(s, deal, rules, rng_start, budget, keys, stamps, deal_first, stamp, u
         s.slot[d + 1] = (tt_store(keys, stamps, a, b, ON_PATH, deal_first, stamp) if use_memo
                          else -1)
         d += 1
+    if best_value == NO_LINE:  # no line played to its end: the start is reported
+        s.best_st[:] = s.st[0]
     if s.best_st[R.ST_OUTCOME] == R.WIN:
         outcome = R.WIN
     elif complete and s.cut[0] == 0 and d < 0:
