@@ -24,6 +24,15 @@ OBJECTIVES = {"win": S.OBJECTIVE_WIN, "score": S.OBJECTIVE_SCORE}
 OBJECTIVE = Option("win", ChoiceLimits(tuple(OBJECTIVES)))
 
 
+def _columns(table, nodes, moves, seconds):
+    """The result columns from a table of (outcome code, score, pickups, removals, new piles,
+    steps, rollouts) rows."""
+    columns = {name: table[:, c] for c, name in enumerate(
+        ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
+    columns["outcome"] = NAME_OF[columns["outcome"]]
+    return {"moves": moves, "seconds": seconds, "nodes": nodes, **columns}
+
+
 def _player(player):
     def run(game, deals, rules, options, record_moves):
         """Games are played one call per game when their moves are recorded; otherwise a whole
@@ -50,11 +59,7 @@ def _player(player):
                 table[k, :6] = result[:6]
                 table[k, 6] = result[7]
                 moves[k] = [R.format_action(int(a)) for a in record[:result[6]]]
-        columns = {name: table[:, c] for c, name in enumerate(
-            ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
-        columns["outcome"] = NAME_OF[columns["outcome"]]
-        columns["nodes"] = columns["steps"]
-        return {"moves": moves, "seconds": seconds, **columns}
+        return _columns(table, table[:, 5], moves, seconds)
 
     return run
 
@@ -82,10 +87,7 @@ def _thoughtful(game, deals, rules, options, record_moves):
                          st[R.ST_STEPS]]
         if record_moves:
             moves[k] = [R.format_action(int(a)) for a in line]
-    columns = {name: table[:, c] for c, name in enumerate(
-        ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
-    columns["outcome"] = NAME_OF[columns["outcome"]]
-    return {"moves": moves, "seconds": seconds, "nodes": nodes, **columns}
+    return _columns(table, nodes, moves, seconds)
 
 
 class Impossible(Game):
