@@ -8,7 +8,11 @@ turn) depth first, the greedy player's choice first (``impossible.greedy_action`
 ``take_back_choice``), and stops at the first win.  A won line is a list of actions that the
 engine (and the plain-Python reference) replays with the game's own stream to a win: so no
 player, whatever it knows, wins a deal that ``thoughtful`` proves lost, and its win rate bounds
-every player's (``unknown`` deals counted both ways).
+every player's (``unknown`` deals counted both ways).  Deal by deal the bound is exact for
+players that draw nothing but the reshuffles from the stream (``greedy``); ``random`` and the
+rollout players also draw their own numbers from it, which moves every later reshuffle, so
+their game of deal n meets other reshuffles than thoughtful's: for them the bound holds for
+the win rate (the reshuffles are as random either way), not deal by deal.
 
 **The state and the memo.**  What happens after a decision point is a function of: the piles on
 the table in creation order (each pile's cards, bottom first), the deck's cards in order, the
