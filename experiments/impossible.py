@@ -74,33 +74,6 @@ if __name__ == "__main__":
     counts = {"random": args.n, "greedy": args.n, "lookahead": args.lookahead_n,
               "halving": args.halving_n, "thoughtful": args.thoughtful_n}
     folder = Path(args.results_dir) / "impossible"
-    runs = [("impossible", solver, {}, counts[solver]) for solver in PLAYERS]
-    files = run_all(runs, args, "impossible/players",
-                    "Impossible: players under the default rules (deals 1..n of each)", NOTES)
-    causes = loss_causes(files)
-    table = pd.read_csv(folder / "players.csv").merge(causes, on=["solver", "variant"])
-    table.to_csv(folder / "players.csv", index=False)
-    lines = ["", "How the games were lost:", "",
-             markdown(table.assign(
-                 games=table.deals.map(lambda n: f"{n:,}"),
-                 **{"lost, score reached 0": table.score_zero.map(lambda n: f"{n:,}"),
-                    "lost, deck empty": table.deck_empty.map(lambda n: f"{n:,}")}),
-                 {c: c for c in ("solver", "games", "lost, score reached 0",
-                                 "lost, deck empty")})]
-    with open(folder / "players.md", "a") as out:
-        out.write("\n".join(lines))
-    rows = rows_of(files, ("pickups", "new_piles", "steps"))
-    headline_figures(rows[rows.solver != "thoughtful"], folder)
-    save_figure(plot.means(rows), folder, "means")
-    # Paired: each player against greedy on the games both played.
-    pairs = pd.DataFrame([paired(rows, "greedy", b) for b in ("lookahead", "halving")]
-                         + [paired(rows, "lookahead", "halving")])
-    pairs.to_csv(folder / "paired.csv", index=False)
-    (folder / "paired.md").write_text(
-        "# Impossible: players against each other on the same games (default rules)\n\n"
-        + "\n\n".join(markdown(pairs.iloc[[k]].dropna(axis=1),
-                               {c: c for c in pairs.iloc[[k]].dropna(axis=1).columns})
-                      for k in range(len(pairs))) + "\n")
     # The rollout players' ideas on the same games.
     ideas = []
     for label, solver, options in IDEAS:
@@ -178,3 +151,31 @@ if __name__ == "__main__":
         "rule and new-pile penalty\n\n" + markdown(best, {c: c for c in columns})
         + "\nAll players' figures: `variants_all.csv`.\n" + NOTES)
     print((folder / "variants.md").read_text())
+    # Every player under the default rules (last: thoughtful's run is the longest).
+    runs = [("impossible", solver, {}, counts[solver]) for solver in PLAYERS]
+    files = run_all(runs, args, "impossible/players",
+                    "Impossible: players under the default rules (deals 1..n of each)", NOTES)
+    causes = loss_causes(files)
+    table = pd.read_csv(folder / "players.csv").merge(causes, on=["solver", "variant"])
+    table.to_csv(folder / "players.csv", index=False)
+    lines = ["", "How the games were lost:", "",
+             markdown(table.assign(
+                 games=table.deals.map(lambda n: f"{n:,}"),
+                 **{"lost, score reached 0": table.score_zero.map(lambda n: f"{n:,}"),
+                    "lost, deck empty": table.deck_empty.map(lambda n: f"{n:,}")}),
+                 {c: c for c in ("solver", "games", "lost, score reached 0",
+                                 "lost, deck empty")})]
+    with open(folder / "players.md", "a") as out:
+        out.write("\n".join(lines))
+    rows = rows_of(files, ("pickups", "new_piles", "steps"))
+    headline_figures(rows[rows.solver != "thoughtful"], folder)
+    save_figure(plot.means(rows), folder, "means")
+    # Paired: each player against greedy on the games both played.
+    pairs = pd.DataFrame([paired(rows, "greedy", b) for b in ("lookahead", "halving")]
+                         + [paired(rows, "lookahead", "halving")])
+    pairs.to_csv(folder / "paired.csv", index=False)
+    (folder / "paired.md").write_text(
+        "# Impossible: players against each other on the same games (default rules)\n\n"
+        + "\n\n".join(markdown(pairs.iloc[[k]].dropna(axis=1),
+                               {c: c for c in pairs.iloc[[k]].dropna(axis=1).columns})
+                      for k in range(len(pairs))) + "\n")
