@@ -61,8 +61,9 @@ def paired(rows, a, b):
     only_b, only_a = int((y & ~x).sum()), int((x & ~y).sum())
     d = (only_b - only_a) / n
     se = np.sqrt(max(only_a + only_b - n * d * d, 0)) / n
-    return {"pair": f"{b} vs {a}", "games": f"{n:,}", f"{a} wins": int(x.sum()),
-            f"{b} wins": int(y.sum()), f"won by {b} only": only_b, f"won by {a} only": only_a,
+    return {"pair": f"{b} vs {a}", "games": f"{n:,}", f"{a} wins": f"{int(x.sum()):,}",
+            f"{b} wins": f"{int(y.sum()):,}", f"won by {b} only": f"{only_b:,}",
+            f"won by {a} only": f"{only_a:,}",
             "difference (95% CI)": f"{100 * d:+.3f} [{100 * (d - Z95 * se):+.3f}, "
                                    f"{100 * (d + Z95 * se):+.3f}] points"}
 
@@ -157,7 +158,9 @@ if __name__ == "__main__":
     files = run_all(runs, args, "impossible/players",
                     "Impossible: players under the default rules (deals 1..n of each)", NOTES)
     causes = loss_causes(files)
-    table = pd.read_csv(folder / "players.csv").merge(causes, on=["solver", "variant"])
+    table = pd.read_csv(folder / "players.csv").merge(causes, on=["solver", "variant"],
+                                                      how="left")
+    table[["score_zero", "deck_empty"]] = table[["score_zero", "deck_empty"]].fillna(0).astype(int)
     table.to_csv(folder / "players.csv", index=False)
     lines = ["", "How the games were lost:", "",
              markdown(table.assign(
