@@ -69,12 +69,13 @@ def stop_in_one_line() -> None:
 
 def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: str, title: str,
             notes: str = "", means: tuple[str, ...] = (), n: int | None = None) -> list[Path]:
-    """Solve deals 1..n (default ``--n``) for each (game, solver, rules), write
-    results/<stem>.csv and .md, and return the run files (per-deal rows)."""
+    """Solve deals 1..n (default ``--n``) for each (game, solver, rules), or 1..count for a
+    run given as (game, solver, rules, count), write results/<stem>.csv and .md, and return the
+    run files (per-deal rows)."""
     summaries, files = [], []
-    for game, solver, variant in runs:
-        df = solve_run(game, n or args.n, variant, solver, runs_dir=args.runs_dir,
-                       workers=args.workers)
+    for game, solver, variant, *count in runs:
+        df = solve_run(game, count[0] if count else (n or args.n), variant, solver,
+                       runs_dir=args.runs_dir, workers=args.workers)
         files.append(Path(df.attrs["path"]))
         summaries += summarize(df, get_game(game).summary_means)
         print(summaries[-1].text(), flush=True)

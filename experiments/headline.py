@@ -41,10 +41,13 @@ FIGURES = {
         ("chinese/nopeek_scores.png", "score distributions of every player (strict)"),
     ],
     "Impossible": [
-        ("impossible/winrate.png", "win rate of each player under the default rules"),
+        ("impossible/winrate.png", "win rate of each player under the default rules "
+         "(thoughtful's bound in `impossible/players.md`)"),
         ("impossible/variants_greedy.png", "greedy's win rate under every fifteen rule and "
          "new-pile penalty"),
         ("impossible/variants_lookahead.png", "lookahead's win rate under every rule set"),
+        ("impossible/variants_thoughtful.png", "the thoughtful bound under every rule set "
+         "(unknown deals counted both ways)"),
         ("impossible/variants_random.png", "random's win rate under every rule set"),
         ("impossible/means.png", "piles picked up, new piles and decisions per game"),
         ("impossible/scores.png", "score distributions"),

@@ -68,7 +68,7 @@ def test_invariants_hold_along_random_games():
     for seed in range(1, 300):
         deal = GAME.deal(seed)
         rng = seed_state(np.uint64(GAME.salt), np.uint64(10_000 + seed))
-        result = S.play(deal, DEFAULT_CODES, S.RANDOM, 0, rng, moves)
+        result = S.play(deal, DEFAULT_CODES, S.PlayerSettings(S.RANDOM), rng, moves)
         outcome, score = result[0], result[1]
         assert outcome in (R.WIN, R.LOSS, R.UNKNOWN)
         if score <= 0:
@@ -117,7 +117,7 @@ def test_lookahead_never_reads_the_deck_order():
     for d in (deal, other):
         moves = np.empty(64, dtype=np.int64)
         state = seed_state(np.uint64(GAME.salt), np.uint64(99))
-        S.play(d, DEFAULT_CODES._replace(step_cap=1), S.LOOKAHEAD, 4, state, moves)
+        S.play(d, DEFAULT_CODES._replace(step_cap=1), S.PlayerSettings(S.LOOKAHEAD, 4), state, moves)
         firsts.append(int(moves[0]))
     assert firsts[0] == firsts[1]
 
@@ -133,7 +133,8 @@ def test_action_notation():
 # Digests of the first games of each player: the random streams and the players' decisions are
 # part of the reproducibility contract (a deal replays exactly), so a faster engine must give
 # these same games.  Recorded with engine version 2 (each game draws from its deal's play
-# stream); version 1's games were pinned the same way before it.
+# stream); version 1's games were pinned the same way before it.  Lookahead re-pinned with its
+# solver version 3 (it maximises the rollouts won, on common random numbers).
 RESULT_COLUMNS = ("outcome", "score", "pickups", "removals", "new_piles", "steps")
 PINNED_RESULTS = [
     ("greedy", {}, 2000, "90f98d3cb22ef4ad"),
@@ -142,10 +143,10 @@ PINNED_RESULTS = [
     ("random", {"fifteen": "unlimited"}, 2000, "bd19de630b093fa3"),
     ("random", {"jokers": 0}, 2000, "19e8b04b13b0c099"),
     ("random", {"fifteen": "off"}, 2000, "22b4d1e84cc405c7"),
-    ("lookahead", {}, 30, "02b9d3c48e25f44e"),
+    ("lookahead", {}, 30, "3aac9fe440097e3a"),
 ]
 PINNED_MOVES = [("greedy", "2ffff5f18bddeac6"), ("random", "77da16beb1dcedb7"),
-                ("lookahead", "9cfd5920c16ebe4a")]
+                ("lookahead", "2cf8448294788db2")]
 
 
 def digest(value) -> str:

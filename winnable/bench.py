@@ -16,7 +16,7 @@ def run_bench(game: str, variant=None, solver=None, options=None, n: int | None 
               workers: int | None = None) -> list[str]:
     g = get_game(game)
     solver = g.check_solver(solver)
-    n = n or g.bench_deals
+    n = n or g.bench_counts.get(solver, g.bench_deals)
     lines = []
     warm = time.perf_counter()
     g.solve_seeds(np.arange(1, 11), variant, solver, options)  # compile or load the cache

@@ -79,11 +79,30 @@ class OptionLimits:
 
 
 @dataclass(frozen=True)
+class ChoiceLimits:
+    """A solver option that takes one of a few words (``choices``)."""
+
+    choices: tuple[str, ...]
+    unit: str = ""
+
+    def bounds(self) -> str:
+        return "one of " + ", ".join(self.choices)
+
+    expected = describe = bounds
+
+    def parse(self, value: Any) -> str:
+        """The option's value; ValueError if it is not one of the choices."""
+        if not isinstance(value, str) or value.strip() not in self.choices:
+            raise ValueError
+        return value.strip()
+
+
+@dataclass(frozen=True)
 class Option:
     """A solver option: its default and the values it accepts."""
 
     default: Any
-    limits: OptionLimits
+    limits: OptionLimits | ChoiceLimits
 
 
 @dataclass(frozen=True)
@@ -149,8 +168,9 @@ class Game:
     batch_chunk: ClassVar[int] = 1000
     # Per-deal numeric columns whose means (with intervals) the summary reports.
     summary_means: ClassVar[tuple[str, ...]] = ()
-    # Deals `winnable bench` times by default.
+    # Deals `winnable bench` times by default, and for the solvers named in ``bench_counts``.
     bench_deals: ClassVar[int] = 2000
+    bench_counts: ClassVar[Mapping[str, int]] = {}
 
     # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
     # FLAGS become the class's name, title, deck and flags.

@@ -12,10 +12,26 @@ from ..outcomes import NAME_OF
 from ..rules import impossible as R
 from ..solvers import impossible as S
 from ..session import Advice
-from .base import Game, Option, OptionLimits, SolverInfo, Stopwatch, solver_table
+from ..solvers import impossible_thoughtful as T
+from .base import (ChoiceLimits, Game, Option, OptionLimits, SolverInfo, Stopwatch,
+                   physical_memory_mb, solver_table)
 
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
-DEFAULT_ROLLOUTS = 8
+DEFAULT_ROLLOUTS = 1
+DEFAULT_HALVING_BUDGET = 64
+
+
+OBJECTIVES = {"win": S.OBJECTIVE_WIN, "score": S.OBJECTIVE_SCORE}
+OBJECTIVE = Option("win", ChoiceLimits(tuple(OBJECTIVES)))
+
+
+def _columns(table, nodes, moves, seconds):
+    """The result columns from a table of (outcome code, score, pickups, removals, new piles,
+    steps, rollouts) rows."""
+    columns = {name: table[:, c] for c, name in enumerate(
+        ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
+    columns["outcome"] = NAME_OF[columns["outcome"]]
+    return {"moves": moves, "seconds": seconds, "nodes": nodes, **columns}
 
 
 def _player(player):
@@ -23,7 +39,8 @@ def _player(player):
         """Games are played one call per game when their moves are recorded; otherwise a whole
         chunk runs in one kernel call and each game's ``seconds`` is the chunk's average."""
         codes = R.rule_params(rules)
-        rollouts = options.get("rollouts", 0)  # only the lookahead player rolls out
+        settings = S.PlayerSettings(player, options.get("rollouts", 0), options.get("budget", 0),
+                                    OBJECTIVES[options.get("objective", "win")])
         n = len(deals)
         table = np.zeros((n, 7), dtype=np.int64)
         seconds = np.empty(n, dtype=np.float64)
@@ -31,25 +48,47 @@ def _player(player):
         salt = np.uint64(game.salt)
         if not record_moves:
             clock = Stopwatch()
-            S.play_deals(deals, salt, codes, player, rollouts, table)
+            S.play_deals(deals, salt, codes, settings, table)
             seconds[:] = clock.seconds() / max(n, 1)
         else:
             record = np.empty(MOVE_CAPACITY, dtype=np.int64)
             for k in range(n):
                 clock = Stopwatch()
-                result = S.play(deals[k], codes, player, rollouts,
+                result = S.play(deals[k], codes, settings,
                                 shuffle.play_stream(salt, deals[k]), record)
                 seconds[k] = clock.seconds()
                 table[k, :6] = result[:6]
                 table[k, 6] = result[7]
                 moves[k] = [R.format_action(int(a)) for a in record[:result[6]]]
-        columns = {name: table[:, c] for c, name in enumerate(
-            ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
-        columns["outcome"] = NAME_OF[columns["outcome"]]
-        columns["nodes"] = columns["steps"]
-        return {"moves": moves, "seconds": seconds, **columns}
+        return _columns(table, table[:, 5], moves, seconds)
 
     return run
+
+
+def _thoughtful(game, deals, rules, options, record_moves):
+    """One search per deal (``impossible_thoughtful``); the moves are those of the won line,
+    else of the line with the best score."""
+    codes = R.rule_params(rules)
+    solver = T.Thoughtful(options["memory_mb"])
+    n = len(deals)
+    table = np.zeros((n, 7), dtype=np.int64)
+    seconds = np.empty(n, dtype=np.float64)
+    nodes = np.empty(n, dtype=np.int64)
+    moves: list[Sequence[str]] = [()] * n
+    salt = np.uint64(game.salt)
+    for k in range(n):
+        clock = Stopwatch()
+        outcome, nodes[k], line, _ = solver.solve(deals[k], codes,
+                                                  shuffle.play_stream(salt, deals[k])[0],
+                                                  options["budget"])
+        seconds[k] = clock.seconds()
+        st = solver.stack.best_st
+        table[k, 0] = outcome
+        table[k, 1:6] = [st[R.ST_SCORE], st[R.ST_PICKUPS], st[R.ST_REMOVALS], st[R.ST_NEW],
+                         st[R.ST_STEPS]]
+        if record_moves:
+            moves[k] = [R.format_action(int(a)) for a in line]
+    return _columns(table, nodes, moves, seconds)
 
 
 class Impossible(Game):
@@ -59,15 +98,36 @@ class Impossible(Game):
                    "that brings piles towards 11 cards", _player(S.GREEDY), chunk=20_000),
         SolverInfo("random", "uniformly random among the legal actions", _player(S.RANDOM),
                    chunk=20_000),
-        SolverInfo("lookahead", "tries each action in rollouts finished by greedy, with the "
-                   "unseen deck reshuffled (never read)", _player(S.LOOKAHEAD),
+        SolverInfo("lookahead", "tries each action in rollouts finished by greedy (the unseen "
+                   "deck reshuffled, never read; the same reshuffles for every action) and takes "
+                   "the one that wins most often (ties: greedy's action, then the score)",
+                   _player(S.LOOKAHEAD),
                    {"rollouts": Option(DEFAULT_ROLLOUTS,
-                                       OptionLimits(1, unit="simulated games per action"))},
+                                       OptionLimits(1, unit="simulated games per action")),
+                    "objective": OBJECTIVE},
                    chunk=200),
+        SolverInfo("halving", "lookahead's rollouts spent by sequential halving: rounds of the "
+                   "same rollouts for every action still in, the better half kept each round",
+                   _player(S.HALVING),
+                   {"budget": Option(DEFAULT_HALVING_BUDGET,
+                                     OptionLimits(1, unit="simulated games per decision")),
+                    "objective": OBJECTIVE},
+                   chunk=100),
+        SolverInfo("thoughtful", "knows the deck and every future reshuffle (the deal's seeded "
+                   "stream): searches every choice for a winning line, memoised, within a node "
+                   "budget (unknown past it); the upper bound of every player",
+                   _thoughtful,
+                   {"budget": Option(T.DEFAULT_BUDGET, OptionLimits(1, unit="search nodes")),
+                    "memory_mb": Option(T.DEFAULT_MEMORY_MB,
+                                        OptionLimits(1, physical_memory_mb(),
+                                                     "MB, at most this machine's memory"))},
+                   chunk=500),
     )
     # 2: every game draws from its deal's play stream (before: from the stream that dealt deal
     # n, continued), so a deal string replays its game; jokers=0 deals are the 52 cards.
     rules_version = 2
+    # lookahead 3: maximises the rollouts won, with common random numbers.
+    solver_versions = {"lookahead": 3}
     extra_columns = ("pickups", "removals", "new_piles", "steps", "rollouts")
     summary_means = ("pickups", "new_piles", "steps")
     column_names = {"pickups": "piles picked up", "removals": "fifteen removals",
@@ -75,13 +135,14 @@ class Impossible(Game):
                     "rollouts": "simulated games"}
     batch_moves = False  # any game is replayed from its deal by `winnable solve`
     bench_deals = 100_000
+    bench_counts = {"lookahead": 10_000, "halving": 1000, "thoughtful": 1000}
 
-    hint_player = "lookahead"
-    BEST_ROLLOUTS = 64  # `best`: the lookahead player, thinking harder
+    hint_player = "halving"  # the strongest player that never reads the deck
+    BEST_BUDGET = 1024  # `best`: the halving player, thinking harder
 
-    def _choice(self, table, rollouts: int):
-        """The lookahead player's action at the table's turn, from a copy of its stream (so
-        the game's own reshuffles stay as they are)."""
+    def _choice(self, table, budget: int):
+        """The halving player's action at the table's turn with ``budget`` rollouts, from a
+        copy of its stream (so the game's own reshuffles stay as they are)."""
         if not hasattr(self, "_space"):
             self._space = S.workspace()
         space = self._space
@@ -93,28 +154,31 @@ class Impossible(Game):
         if len(legal) == 1:
             return legal[0]
         space.actions[:len(legal)] = legal
-        return int(S.lookahead_action(game, rng, table.codes, rollouts, space.actions,
-                                      len(legal), space.buffer, space.rollout))
+        settings = S.PlayerSettings(S.HALVING, 0, budget, S.OBJECTIVE_WIN)
+        action, _ = S.rollout_action(game, rng, table.codes, settings, space.actions,
+                                     len(legal), space.buffer, space.rollout)
+        return int(action)
 
     def hint(self, session) -> Advice:
         if session.over:
             return Advice(self.hint_player, None, None, [], "the game is over")
-        rollouts = self.solvers[self.hint_player].defaults["rollouts"]
+        budget = self.solvers[self.hint_player].defaults["budget"]
         return Advice(self.hint_player, session.table.format(self._choice(session.table,
-                                                                          rollouts)), None, [],
-                      f"never reads the deck: each action tried in {rollouts} games finished "
-                      "by greedy, the unseen deck shuffled afresh")
+                                                                          budget)), None, [],
+                      f"never reads the deck: sequential halving over the actions with "
+                      f"{budget} games finished by greedy, the unseen deck shuffled afresh")
 
     def solve_position(self, session, budget=None) -> Advice:
-        """No solver decides an Impossible position: the deck is reshuffled during play.  The
-        answer is the lookahead player's, with more rollouts, and the outcome unknown."""
+        """The thoughtful solver decides whole deals (from the deal, every reshuffle known);
+        from a position of a game in progress the answer is the halving player's, with more
+        rollouts, and the outcome unknown."""
         if session.over:
-            return Advice("lookahead", None, session.outcome, [], "the game is over")
-        move = session.table.format(self._choice(session.table, self.BEST_ROLLOUTS))
-        return Advice("lookahead", move, "unknown", [],
-                      "Impossible reshuffles its deck during play, so no solver here decides "
-                      f"a position; this is the lookahead player with {self.BEST_ROLLOUTS} "
-                      "rollouts per action (it never reads the deck)")
+            return Advice("halving", None, session.outcome, [], "the game is over")
+        move = session.table.format(self._choice(session.table, self.BEST_BUDGET))
+        return Advice("halving", move, "unknown", [],
+                      "from a position of a game in progress this is the halving player with "
+                      f"{self.BEST_BUDGET} rollouts per decision (it never reads the deck); "
+                      "`winnable solve --solver thoughtful` decides the whole deal")
 
     def deck_for(self, rules) -> np.ndarray:
         return R.DECK if rules["jokers"] else R.DECK_WITHOUT_JOKERS

@@ -16,9 +16,20 @@ drawing every random number from the deal's play stream
   picked up).
 * ``lookahead``: at each decision point with a choice, tries every action in ``rollouts``
   simulated games finished by the greedy player, each from the current table with the unseen
-  deck shuffled afresh (the player never reads the real deck order), and takes the action with
-  the best average (a win counts 100 points more than its score); ties go to the first action.
-  When the deck runs out it decides like ``greedy``.
+  deck shuffled afresh (the player never reads the real deck order), and takes the action that
+  won the most rollouts; on a tie the greedy player's action if it is among the best, else the
+  highest total final score, else the first action.  Common random numbers: rollout r of a
+  decision draws every random number (the unseen deck's order and each later reshuffle) from a
+  stream seeded by the decision's seed (one number from the game's stream) and r alone, so
+  every action is tried against the same deck orders and the comparison measures the actions,
+  not the luck of the draw.  ``objective=score`` keeps the version 2 objective (the mean of
+  score + 100 per win): rollouts of greedy rarely win, so it maximised the score of lost games
+  and ended most games early at 10 points.  When the deck runs out it decides like ``greedy``.
+* ``halving``: the same rollouts spent by sequential halving (Karnin, Koren and Somekh 2013):
+  ceil(log2 n) rounds share ``budget`` rollouts per decision; each round every action still in
+  gets the same new rollouts (common random numbers again) and the better half by the
+  lookahead's rule on all its rollouts so far stays.  More of the budget goes to the actions
+  that look best, where lookahead spends the same on every action.
 """
 
 from __future__ import annotations
@@ -30,8 +41,12 @@ import numpy as np
 from ..jit import inline_kernel, jit, kernel
 from ..rules import impossible as R
 from ..shuffle import play_stream, shuffle_in_place, splitmix_next, uniform_below
+from .table import mix64
 
-RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
+RANDOM, GREEDY, LOOKAHEAD, HALVING = 0, 1, 2, 3
+# What the rollout players maximise: the rollouts won (the greedy action, then the score,
+# breaking ties), or the old objective, the mean of score + WIN_BONUS per win.
+OBJECTIVE_WIN, OBJECTIVE_SCORE = 0, 1
 MAX_ACTIONS = 2048
 WIN_BONUS = 100
 
@@ -152,11 +167,148 @@ def finish_greedy(game, rng, rules, scratch, buffer):
 
 
 class RolloutSpace(NamedTuple):
-    """Scratch for the lookahead's rollouts (``rollout_space``)."""
+    """Scratch for the rollout players (``rollout_space``)."""
     game: R.State          # the simulated game
     rng: np.ndarray        # the rollouts' generator
     unseen: np.ndarray     # the cards in the deck, in ascending order
     scratch: np.ndarray    # the greedy player's
+    wins: np.ndarray       # MAX_ACTIONS entries: each action's rollouts won so far
+    scores: np.ndarray     # MAX_ACTIONS entries: the sum of their final scores
+    alive: np.ndarray      # MAX_ACTIONS entries: the actions still compared (halving)
+
+
+@jit
+def rollout_space():
+    return RolloutSpace(R.new_state(), np.zeros(1, dtype=np.uint64),
+                        np.zeros(R.N_CARDS, dtype=np.int64), np.zeros(EMPTY + 1, dtype=np.int64),
+                        np.zeros(MAX_ACTIONS, dtype=np.int64), np.zeros(MAX_ACTIONS, dtype=np.int64),
+                        np.zeros(MAX_ACTIONS, dtype=np.int64))
+
+
+@inline_kernel
+def _unseen_cards(game, space):
+    """The cards in the deck in ascending order (what the player knows of the deck)."""
+    deck, m = game.deck, game.st[R.ST_DECK]
+    sim, unseen = space.game, space.unseen
+    sim.deck[:] = 0
+    for i in range(m):
+        sim.deck[deck[i]] = 1
+    k = 0
+    for card in range(R.N_CARDS):
+        if sim.deck[card]:
+            unseen[k] = card
+            k += 1
+
+
+@kernel
+def _rollouts(game, rules, base, action, first, last, buffer, space):
+    """Play ``action`` then greedy in rollouts number ``first`` to ``last - 1`` of a decision;
+    returns (rollouts won, sum of their final scores).  Rollout r draws every random number
+    (the unseen deck's order, then each reshuffle) from the stream seeded with
+    ``mix64(base + r)``, whatever the action: common random numbers."""
+    st, m = game.st, game.st[R.ST_DECK]
+    sim, sub, unseen, scratch = space.game, space.rng, space.unseen, space.scratch
+    wins = 0
+    total = 0
+    for r in range(first, last):
+        sub[0] = mix64(base + np.uint64(r))
+        R.copy_state(game.cards, game.size, game.order, st, sim.cards, sim.size, sim.order,
+                     sim.st)
+        for i in range(m):
+            sim.deck[i] = unseen[i]
+        shuffle_in_place(sim.deck[:m], sub)
+        R.apply_action(sim, sub, rules, action)
+        finish_greedy(sim, sub, rules, scratch, buffer)
+        wins += sim.st[R.ST_OUTCOME] == R.WIN
+        total += sim.st[R.ST_SCORE]
+    return wins, total
+
+
+@inline_kernel
+def _better(space, a, b, objective):
+    """Whether action index ``a`` beats ``b`` (both evaluated on the same rollouts): under
+    OBJECTIVE_WIN more rollouts won, then (on a tie) the greedy action (index 0) over any other,
+    then the higher total score; under OBJECTIVE_SCORE the higher total of score + WIN_BONUS per
+    win.  Otherwise the first (lower index) is kept."""
+    wins, scores = space.wins, space.scores
+    if objective == OBJECTIVE_SCORE:
+        value_a = scores[a] + WIN_BONUS * wins[a]
+        value_b = scores[b] + WIN_BONUS * wins[b]
+        return value_a > value_b or (value_a == value_b and a < b)
+    if wins[a] != wins[b]:
+        return wins[a] > wins[b]
+    if a == 0 or b == 0:
+        return a == 0
+    if scores[a] != scores[b]:
+        return scores[a] > scores[b]
+    return a < b
+
+
+@inline_kernel
+def move_to_front(actions, n, action):
+    """Move ``action`` to the front of ``actions[:n]`` (the others keep their order)."""
+    for k in range(n):
+        if actions[k] == action:
+            for j in range(k, 0, -1):
+                actions[j] = actions[j - 1]
+            actions[0] = action
+            return
+
+
+@kernel
+def rollout_action(game, rng, rules, settings, actions, n, buffer, space):
+    """The choice of a rollout player among ``actions[:n]`` (``space`` from
+    ``rollout_space``); returns (action, rollouts played).  One number drawn from the game's
+    stream seeds the decision's rollouts.  ``budget`` 0: every action gets ``rollouts``
+    rollouts (lookahead).  Otherwise sequential halving: ceil(log2 n) rounds share ``budget``
+    rollouts; each round gives every action still compared the same new rollouts (at least
+    one) and keeps the better half (``_better`` on all its rollouts so far)."""
+    rollouts, objective = settings.rollouts, settings.objective
+    budget = settings.budget if settings.player == HALVING else 0
+    base = splitmix_next(rng)
+    _unseen_cards(game, space)
+    move_to_front(actions, n, greedy_action(game.size, game.order, game.st, rules.fifteen,
+                                            space.scratch))
+    wins, scores, alive = space.wins, space.scores, space.alive
+    for k in range(n):
+        wins[k] = 0
+        scores[k] = 0
+        alive[k] = k
+    played = 0
+    if budget == 0:
+        for k in range(n):
+            wins[k], scores[k] = _rollouts(game, rules, base, actions[k], 0, rollouts, buffer,
+                                           space)
+        played = n * rollouts
+        best = 0
+        for k in range(1, n):
+            if _better(space, k, best, objective):
+                best = k
+        return actions[best], played
+    rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    live = n
+    done = 0
+    while live > 1:
+        per = max(1, budget // (rounds * live))
+        for i in range(live):
+            k = alive[i]
+            w, s = _rollouts(game, rules, base, actions[k], done, done + per, buffer, space)
+            wins[k] += w
+            scores[k] += s
+        done += per
+        played += per * live
+        # Keep the better half: insertion sort of alive[:live] by _better (stable).
+        for i in range(1, live):
+            k = alive[i]
+            j = i
+            while j > 0 and _better(space, k, alive[j - 1], objective):
+                alive[j] = alive[j - 1]
+                j -= 1
+            alive[j] = k
+        live = (live + 1) // 2
+    return actions[alive[0]], played
 
 
 class Workspace(NamedTuple):
@@ -169,59 +321,25 @@ class Workspace(NamedTuple):
 
 
 @jit
-def rollout_space():
-    return RolloutSpace(R.new_state(), np.zeros(1, dtype=np.uint64),
-                        np.zeros(R.N_CARDS, dtype=np.int64), np.zeros(EMPTY + 1, dtype=np.int64))
-
-
-@kernel
-def lookahead_action(game, rng, rules, rollouts, actions, n, buffer, space):
-    """The lookahead player's choice among ``actions[:n]`` (``space`` from ``rollout_space``)."""
-    st, deck = game.st, game.deck
-    sim, sub, unseen, scratch = space
-    sub[0] = splitmix_next(rng)
-    # The player knows which cards are in the deck, not their order: each rollout starts from
-    # the deck in ascending order of card, shuffled afresh.
-    m = st[R.ST_DECK]
-    sim.deck[:] = 0
-    for i in range(m):
-        sim.deck[deck[i]] = 1
-    k = 0
-    for card in range(R.N_CARDS):
-        if sim.deck[card]:
-            unseen[k] = card
-            k += 1
-    best = actions[0]
-    best_total = -10**18
-    for k in range(n):
-        total = 0
-        for _ in range(rollouts):
-            R.copy_state(game.cards, game.size, game.order, st, sim.cards, sim.size, sim.order,
-                         sim.st)
-            for i in range(m):
-                sim.deck[i] = unseen[i]
-            shuffle_in_place(sim.deck[:m], sub)
-            R.apply_action(sim, sub, rules, actions[k])
-            finish_greedy(sim, sub, rules, scratch, buffer)
-            total += sim.st[R.ST_SCORE] + (WIN_BONUS if sim.st[R.ST_OUTCOME] == R.WIN else 0)
-        if total > best_total:
-            best_total = total
-            best = actions[k]
-    return best
-
-
-@jit
 def workspace():
     return Workspace(R.new_state(), np.empty(MAX_ACTIONS, dtype=np.int64),
                      np.empty(MAX_ACTIONS, dtype=np.int64), np.zeros(1, dtype=np.int64),
                      rollout_space())
 
 
+class PlayerSettings(NamedTuple):
+    """What a player is and its options (the rollout players' only)."""
+    player: int           # RANDOM, GREEDY, LOOKAHEAD or HALVING
+    rollouts: int = 0     # lookahead: rollouts per action
+    budget: int = 0       # halving: rollouts per decision
+    objective: int = OBJECTIVE_WIN
+
+
 @jit
-def play(deal, rules, player, rollouts, rng, moves):
-    """Play one game (``rules`` a ``R.RuleCodes``).  Returns (outcome, score, pickups, removals,
-    new piles, steps, moves recorded, rollouts played)."""
-    return play_in(workspace(), deal, rules, player, rollouts, rng, moves)
+def play(deal, rules, settings, rng, moves):
+    """Play one game (``rules`` a ``R.RuleCodes``, ``settings`` a ``PlayerSettings``).  Returns
+    (outcome, score, pickups, removals, new piles, steps, moves recorded, rollouts played)."""
+    return play_in(workspace(), deal, rules, settings, rng, moves)
 
 
 # The kernels that play are compiled without Numba's reference counting (``kernel``): they
@@ -232,9 +350,10 @@ def play(deal, rules, player, rollouts, rng, moves):
 # on a slow 2-core machine (45 s without); on that noisy machine greedy ran at about the same
 # speed and lookahead up to about a fifth slower.
 @kernel
-def play_in(space, deal, rules, player, rollouts, rng, moves):
+def play_in(space, deal, rules, settings, rng, moves):
     """``play`` in a ``workspace``."""
     game, actions, buffer, counter, rollout = space
+    player = settings.player
     st = game.st
     counter[0] = 0
     simulated = 0
@@ -258,9 +377,9 @@ def play_in(space, deal, rules, player, rollouts, rng, moves):
             elif n == 1:
                 action = actions[0]
             else:
-                action = lookahead_action(game, rng, rules, rollouts, actions, n, buffer,
-                                          rollout)
-                simulated += n * rollouts
+                action, played = rollout_action(game, rng, rules, settings, actions, n, buffer,
+                                                rollout)
+                simulated += played
         _record(moves, counter, action)
         R.apply_action(game, rng, rules, action)
     return (st[R.ST_OUTCOME], st[R.ST_SCORE], st[R.ST_PICKUPS], st[R.ST_REMOVALS], st[R.ST_NEW],
@@ -268,14 +387,14 @@ def play_in(space, deal, rules, player, rollouts, rng, moves):
 
 
 @jit
-def play_deals(deals, salt, rules, player, rollouts, out):
+def play_deals(deals, salt, rules, settings, out):
     """Play the game of each row of ``deals`` (each drawing from its deal's play stream, from
     the game's ``salt``) in one ``workspace``; one row of ``out`` per game: outcome, score,
     pickups, removals, new piles, steps, rollouts."""
     no_moves = np.empty(0, dtype=np.int64)
     space = workspace()
     for k in range(deals.shape[0]):
-        result = play_in(space, deals[k], rules, player, rollouts, play_stream(salt, deals[k]),
+        result = play_in(space, deals[k], rules, settings, play_stream(salt, deals[k]),
                          no_moves)
         for c in range(6):
             out[k, c] = result[c]
