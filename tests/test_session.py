@@ -191,7 +191,7 @@ def test_hints_are_the_no_peek_players_moves():
     """Along each no-peek player's own line, the hint at every position is its next move."""
     for name, player, seeds in (("nineball", "nopeek-win", (1, 2, 3)),
                                 ("addario", "nopeek", (1, 3, 4)),
-                                ("impossible", "lookahead", (1,))):
+                                ("impossible", "halving", (1,))):
         game = get_game(name)
         assert game.hint_player == player
         for seed in seeds:

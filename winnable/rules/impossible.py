@@ -460,10 +460,11 @@ def format_action(action: int) -> str:
 
 _ACTION = re.compile(r"(!?)(?:up(\d+)|rm(\d+)|(\d+)\+(\d+)|(new))")
 # How each player draws from the play stream besides the reshuffles (``winnable.solvers.
-# impossible``): ``random`` draws its choice, ``lookahead`` one number per choice for its
-# rollouts, ``greedy`` (and a person) nothing.  A line replays as its player's game only if
-# its draws are repeated.
-STREAM_PLAYERS = ("greedy", "random", "lookahead")
+# impossible``): ``random`` draws its choice, ``lookahead`` and ``halving`` one number per
+# choice for its rollouts, ``greedy``, ``thoughtful`` (and a person) nothing.  A line replays as
+# its player's game only if its draws are repeated.
+ROLLOUT_PLAYERS = ("lookahead", "halving")
+STREAM_PLAYERS = ("greedy", "random", *ROLLOUT_PLAYERS, "thoughtful")
 
 
 def _checked(action: int, legal: list[int], text: str) -> int:
@@ -604,7 +605,7 @@ class Table:
         # The replayed player's own draws come before the action, as in its game.
         if self.player == "random":
             uniform_below(self.rng, n_choices)
-        elif self.player == "lookahead" and action < EMERGENCY and n_choices > 1:
+        elif self.player in ROLLOUT_PLAYERS and action < EMERGENCY and n_choices > 1:
             splitmix_next(self.rng)
         game = self.game
         before = self._piles()
