@@ -204,6 +204,24 @@ def test_hints_are_the_no_peek_players_moves():
                 session.play(move)
 
 
+@pytest.mark.slow  # the Chinese hint kernel takes a minute or two to compile on a cold cache
+def test_chinese_hints_are_the_sampling_players_moves():
+    """Chinese hints come from `sampling`, with the deal's play stream afresh at each position:
+    at the deal's start the hint is the sampling player's first move, and along its line every
+    hint is a legal move of the position, the same when asked twice."""
+    game = get_game("chinese")
+    assert game.hint_player == "sampling"
+    for seed in (1, 2):
+        result = game.solve(seed, None, "sampling")
+        session = Session(game, game.deal(seed), None, "sampling", forced=False)
+        assert session.hint().move == result.moves[0], seed
+        for move in result.moves[:12]:
+            hint = session.hint().move
+            legal = [text for text, _ in session.legal_moves()]
+            assert hint in legal and session.hint().move == hint, (seed, len(session.steps))
+            session.play(move)
+
+
 @pytest.mark.parametrize("name", ["nineball", "addario", "chinese"])
 def test_best_from_a_position_is_the_thoughtful_solvers(name):
     """From the start the position solver agrees with the thoughtful solver; from halfway
