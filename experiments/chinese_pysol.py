@@ -52,6 +52,20 @@ def pysol_rows(args) -> list[pd.DataFrame]:
     return frames
 
 
+def pysol_files(args) -> list[Path]:
+    """The PySolFC-numbered runs of every player that exist in --runs-dir (made now or by an
+    earlier call with other --players)."""
+    files = []
+    for variant in RULES.values():
+        for solver in PLAYERS:
+            n = args.sampling_n if solver == "sampling" else args.n
+            path = run_file(RunSpec.make("chinese", variant, solver, None, PYSOL), n,
+                            args.runs_dir)
+            if path.exists():
+                files.append(path)
+    return files
+
+
 def own_files(args) -> list[Path]:
     files = []
     for variant in RULES.values():
@@ -70,6 +84,8 @@ def grades(rows: pd.DataFrame, n: int) -> tuple[pd.DataFrame, dict]:
     table, counts = None, {}
     for name, variant in RULES.items():
         label = "easy=1" if variant else "default"
+        if not (rows["variant"] == label).any():
+            continue  # no run of this rule set yet
         graded = catalogue(rows[rows["variant"] == label], "chinese")
         counts[name] = grade_counts(graded, "chinese")
         column = graded[["seed", "grade"]].rename(columns={"grade": name})
@@ -83,7 +99,8 @@ if __name__ == "__main__":
                                                  "(both rule sets) or solver@strict, "
                                                  "solver@easy, separated by commas"))
     out = Path(args.results_dir) / "chinese"
-    raw = pd.concat(pysol_rows(args), ignore_index=True)
+    pysol_rows(args)  # the runs asked for; the tables use every PySolFC-numbered run there is
+    raw = read_runs(pysol_files(args))
     df, settled = apply_implications(raw)
     table = player_table(df, PLAYERS)
     sampled = f" (sampling: 1-{args.sampling_n:,})" if (raw.solver == "sampling").any() else ""

@@ -69,7 +69,7 @@ def paired(rows, a, b):
 
 
 if __name__ == "__main__":
-    args = arguments(1_000_000, __doc__, lookahead_n=200_000, halving_n=20_000,
+    args = arguments(1_000_000, __doc__, lookahead_n=1_000_000, halving_n=20_000,
                      thoughtful_n=100_000, ideas_n=10_000, grid_n=200_000,
                      grid_slow_n=10_000)
     counts = {"random": args.n, "greedy": args.n, "lookahead": args.lookahead_n,

@@ -161,7 +161,7 @@ GRADINGS: dict[str, Grading] = {
         (("easy", "the greedy player won it"),
          ("medium", "greedy lost it, the lookahead player won it"),
          ("lucky", "only the random player won it"),
-         ("unwon", "no player won it (not proof of a loss: the game has no exact solver)"),
+         ("unwon", "no player won it (not proof of a loss: no Impossible solver proves one)"),
          (UNGRADED, "a player's result is missing")),
         _impossible_grade, _any_win),
 }
