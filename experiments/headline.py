@@ -54,6 +54,11 @@ FIGURES = {
     ],
 }
 
+# Tables shown whole after the headline table: (file, section title).
+SECTIONS = [("chinese/pysol.md", "Chinese Solitaire: PySolFC's game numbers"),
+            ("chinese/catalogue.md", "Chinese Solitaire: deals 1-10,000 per difficulty grade "
+             "(`winnable deals`; grades in the main README)")]
+
 INTRO = """# Results
 
 Every number below comes with its 95% interval (Wilson; unknowns counted as losses for the low
@@ -67,6 +72,11 @@ if __name__ == "__main__":
     table = headline(pd.concat(frames, ignore_index=True)
                      .drop_duplicates(["game", "solver", "variant", "deals"]))
     text = INTRO + "\n" + markdown(table, {c: c for c in table.columns})
+    for name, title in SECTIONS:
+        if (RESULTS / name).exists():
+            lines = (RESULTS / name).read_text().splitlines()
+            rows = [line for line in lines if line.startswith("|")]
+            text += f"\n## {title}\n\nFrom `{name}`:\n\n" + "\n".join(rows) + "\n"
     shown = {game: [(f, what) for f, what in figures if (RESULTS / f).exists()]
              for game, figures in FIGURES.items()}
     if any(shown.values()):
