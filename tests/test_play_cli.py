@@ -135,6 +135,8 @@ def test_play_in_tmux_as_a_person_would(tmp_path):
     command = f"{sys.executable} -m winnable play --game chinese --seed 1"
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "50",
                     command], check=True)
+    # The pane stays after the program ends, so its last lines can still be read.
+    subprocess.run(["tmux", "set-option", "-t", session, "remain-on-exit", "on"], check=True)
     try:
         def screen():
             return subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
