@@ -39,41 +39,32 @@ settled by rule-set implication where the other rule set decides them.
 """
 
 
-def pysol_rows(args) -> list[pd.DataFrame]:
-    """The PySolFC-numbered runs of ``--players``: ``solver`` (both rule sets) or
-    ``solver@strict`` / ``solver@easy``."""
-    frames = []
+def pysol_n(args, solver: str) -> int:
+    """Games of a PySolFC-numbered run of ``solver``."""
+    return args.sampling_n if solver == "sampling" else args.n
+
+
+def make_pysol_runs(args) -> None:
+    """The PySolFC-numbered runs of ``--players`` (resumable batches): ``solver`` (both rule
+    sets) or ``solver@strict`` / ``solver@easy``."""
     wanted = [p.strip().split("@") for p in args.players.split(",")]
     for name, variant in RULES.items():
         for solver in [w[0] for w in wanted if len(w) == 1 or w[1] == name]:
-            n = args.sampling_n if solver == "sampling" else args.n
-            frames.append(solve_run("chinese", n, variant, solver, runs_dir=args.runs_dir,
-                                    workers=args.workers, numbering=PYSOL))
-    return frames
+            solve_run("chinese", pysol_n(args, solver), variant, solver, runs_dir=args.runs_dir,
+                      workers=args.workers, numbering=PYSOL)
 
 
-def pysol_files(args) -> list[Path]:
-    """The PySolFC-numbered runs of every player that exist in --runs-dir (made now or by an
-    earlier call with other --players)."""
+def existing_runs(args, deals: dict[str, int], numbering: str | None = None,
+                  say_missing: bool = False) -> list[Path]:
+    """The run files in --runs-dir of each solver (-> its deals) under both rule sets."""
     files = []
     for variant in RULES.values():
-        for solver in PLAYERS:
-            n = args.sampling_n if solver == "sampling" else args.n
-            path = run_file(RunSpec.make("chinese", variant, solver, None, PYSOL), n,
+        for solver, n in deals.items():
+            path = run_file(RunSpec.make("chinese", variant, solver, None, numbering), n,
                             args.runs_dir)
             if path.exists():
                 files.append(path)
-    return files
-
-
-def own_files(args) -> list[Path]:
-    files = []
-    for variant in RULES.values():
-        for solver, n in OWN_RUNS.items():
-            path = run_file(RunSpec.make("chinese", variant, solver), n, args.runs_dir)
-            if path.exists():
-                files.append(path)
-            else:
+            elif say_missing:
                 print(f"not there (yet): {path}; its verdicts are left out", flush=True)
     return files
 
@@ -99,8 +90,9 @@ if __name__ == "__main__":
                                                  "(both rule sets) or solver@strict, "
                                                  "solver@easy, separated by commas"))
     out = Path(args.results_dir) / "chinese"
-    pysol_rows(args)  # the runs asked for; the tables use every PySolFC-numbered run there is
-    raw = read_runs(pysol_files(args))
+    make_pysol_runs(args)  # the tables use every PySolFC-numbered run there is, not only these
+    raw = read_runs(existing_runs(args, {solver: pysol_n(args, solver) for solver in PLAYERS},
+                                  PYSOL))
     df, settled = apply_implications(raw)
     table = player_table(df, PLAYERS)
     sampled = f" (sampling: 1-{args.sampling_n:,})" if (raw.solver == "sampling").any() else ""
@@ -109,7 +101,7 @@ if __name__ == "__main__":
                  NOTES + f"\n{settled} unknown games were settled by implication.\n")
 
     catalogues = {PYSOL: df}
-    own = own_files(args)
+    own = existing_runs(args, OWN_RUNS, say_missing=True)
     if own:
         catalogues[WINNABLE] = apply_implications(read_runs(own, columns=["deal"]))[0]
     lines = [f"# Chinese Solitaire: deals 1-{args.n:,} by difficulty", "",
