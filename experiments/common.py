@@ -44,24 +44,20 @@ def arguments(default_n: int, description: str, **counts: int | tuple[str, str]
 
 def stop_in_one_line() -> None:
     """Ctrl-C, SIGTERM and SIGHUP stop an experiment as they stop a batch: the batch keeps its
-    finished chunks and ends its workers while the exception unwinds, and then one line says so
-    (no traceback); the exit code is 128 + the signal's number.  Rerunning resumes."""
-    from winnable.cli import RESUME, Stopped
+    finished chunks and ends its workers while the exception unwinds, and then the batch's one
+    line says so (no traceback), with its exit code.  Rerunning resumes."""
+    from winnable.cli import STOP_SIGNALS, Stopped, raise_stopped, stop_report
 
-    def stop(signum, frame):
-        raise Stopped(signum)
-
-    for s in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, stop)
+    for s in STOP_SIGNALS:
+        signal.signal(s, raise_stopped)
     shown = sys.excepthook
 
     def hook(kind, value, trace):
         if issubclass(kind, (KeyboardInterrupt, Stopped)):
-            signum = value.signum if isinstance(value, Stopped) else signal.SIGINT
-            print(f"stopped by {signal.Signals(signum).name}: {RESUME}", file=sys.stderr,
-                  flush=True)
+            line, code = stop_report(value)
+            print(line, file=sys.stderr, flush=True)
             sys.stdout.flush()
-            os._exit(128 + signum)
+            os._exit(code)
         shown(kind, value, trace)
 
     sys.excepthook = hook

@@ -35,22 +35,34 @@ class Stopped(BaseException):
         self.signum = signum
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def raise_stopped(signum, frame):
+    """The handler of ``STOP_SIGNALS``: they stop a run as Ctrl-C does."""
+    raise Stopped(signum)
+
+
+def stop_report(stop: BaseException) -> tuple[str, int]:
+    """The one line and the exit code of a run stopped by Ctrl-C or by ``Stopped``: 128 + the
+    signal's number."""
+    if isinstance(stop, Stopped):
+        return (f"stopped by {signal.Signals(stop.signum).name}: {RESUME}",
+                128 + stop.signum)
+    return f"interrupted: {RESUME}", INTERRUPTED
+
+
 @contextmanager
 def stops_like_ctrl_c():
     """SIGTERM and SIGHUP stop a batch as Ctrl-C does (finished chunks kept, workers ended),
     with exit code 128 + the signal's number; Ctrl-C exits with 130."""
-    def stop(signum, frame):
-        raise Stopped(signum)
-
-    saved = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    saved = {s: signal.signal(s, raise_stopped) for s in STOP_SIGNALS}
     try:
         yield
-    except KeyboardInterrupt:
-        click.echo(f"interrupted: {RESUME}", err=True)
-        sys.exit(INTERRUPTED)
-    except Stopped as stopped:
-        click.echo(f"stopped by {signal.Signals(stopped.signum).name}: {RESUME}", err=True)
-        sys.exit(128 + stopped.signum)
+    except (KeyboardInterrupt, Stopped) as stop:
+        line, code = stop_report(stop)
+        click.echo(line, err=True)
+        sys.exit(code)
     finally:
         for s, handler in saved.items():
             signal.signal(s, handler)
