@@ -109,7 +109,7 @@ class Thoughtful:
         line, or ``UNKNOWN``."""
         s = self.settings
         none = np.zeros(0, dtype=np.int64)
-        pos = P.new_position(deal) if start is None else P.from_state(*start, deal)
+        pos = _position(deal, start)
         if s.prune and s.occupation and occupation_dead_end(
                 pos.cards, pos.length, pos.down, pos.found, pos.misc, deal, pos.where,
                 self.easy, self.status, self.occupant):
@@ -166,6 +166,12 @@ class Thoughtful:
         return UNKNOWN, score, spent, run.line[:0]
 
 
+def _position(deal: np.ndarray, start=None):
+    """The search position of the deal, or of its position ``start`` (the rules' state
+    arrays)."""
+    return P.new_position(deal) if start is None else P.from_state(*start, deal)
+
+
 class _Searches:
     """Step 1 for one rule set, resumable: ``go(n)`` runs restarts while fewer than ``n`` nodes
     are spent and the deal is undecided.  A restart started is never cut short by ``n`` (its
@@ -176,7 +182,7 @@ class _Searches:
                  start=None):
         self.solver, self.easy, self.budget = solver, easy, budget
         solver.table.begin_deal()
-        self.pos = P.new_position(deal) if start is None else P.from_state(*start, deal)
+        self.pos = _position(deal, start)
         self.spent = self.best = self.jitter = 0
         self.outcome = UNKNOWN
         self.line = np.zeros(0, dtype=np.int64)
