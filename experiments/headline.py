@@ -57,7 +57,9 @@ FIGURES = {
 # Tables shown whole after the headline table: (file, section title).
 SECTIONS = [("chinese/pysol.md", "Chinese Solitaire: PySolFC's game numbers"),
             ("chinese/catalogue.md", "Chinese Solitaire: deals 1-10,000 per difficulty grade "
-             "(`winnable deals`; grades in the main README)")]
+             "(`winnable deals`; grades in the main README)"),
+            ("chinese/solvitaire.md", "Chinese Solitaire beside Solvitaire (the rules both "
+             "play: `blocks=sequence`)")]
 
 INTRO = """# Results
 

@@ -1,0 +1,102 @@
+"""Chinese Solitaire side by side with Solvitaire (Blake & Gent's solver) on the rules both can
+play: `blocks=sequence` (only built runs move together, which Solvitaire's rule format can
+express), strict and easy, deals 1..n.
+
+Solvitaire is not part of winnable: build it outside the project from its public source
+(thecharlieblake/Solvitaire) and name the binary with --solvitaire; --compare names the script
+that runs it on a winnable run and writes one row per deal (its verdict, seconds and states
+beside ours).  Our runs are one worker (--workers 1 by default) so that each deal's seconds,
+like Solvitaire's, are one core's.  Writes results/chinese/solvitaire.{csv,md}: per rule set,
+deals, verdicts decided by both, disagreements, undecided deals of each, and total solver time
+and states on the deals both decide, with their ratios.  A rerun reuses the stored runs and
+comparisons (delete runs/solvitaire_*.csv to compare again)."""
+
+import argparse
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+
+from common import ROOT, stop_in_one_line
+from winnable.batch import solve_run
+from winnable.report import markdown
+
+RULE_SETS = {"strict": {"blocks": "sequence"}, "easy": {"blocks": "sequence", "easy": True}}
+
+
+def compare(args, mode: str, run: Path) -> pd.DataFrame:
+    """One row per deal: seed, ours, peer, our_s, peer_s, our_nodes, peer_states."""
+    out = Path(args.runs_dir) / f"solvitaire_{mode}_n{args.n}.csv"
+    if not out.exists():
+        command = [args.compare, args.solvitaire, str(run), "--csv", str(out)]
+        if mode == "easy":
+            command.append("--easy")
+        done = subprocess.run(command, capture_output=True, text=True)
+        print(done.stdout.strip(), flush=True)
+        if not out.exists():
+            raise SystemExit(f"the comparison of {run} failed: {done.stderr.strip()[-500:]}")
+    return pd.read_csv(out)
+
+
+def row(mode: str, t: pd.DataFrame) -> dict:
+    decided = ["win", "loss"]
+    both = t[t.ours.isin(decided) & t.peer.isin(decided)]
+    return {
+        "rules": f"blocks=sequence {mode}", "deals": len(t), "decided_by_both": len(both),
+        "disagreements": int((both.ours != both.peer).sum()),
+        "wins_ours": int((both.ours == "win").sum()),
+        "undecided_ours": int((~t.ours.isin(decided)).sum()),
+        "undecided_solvitaire": int((~t.peer.isin(decided)).sum()),
+        "seconds_ours": round(both.our_s.sum(), 3), "seconds_solvitaire": round(both.peer_s.sum(), 3),
+        "time_ratio": round(both.our_s.sum() / both.peer_s.sum(), 3),
+        "states_ours": int(both.our_nodes.sum()), "states_solvitaire": int(both.peer_states.sum()),
+        "states_ratio": round(both.our_nodes.sum() / both.peer_states.sum(), 3),
+        "undecided_ours_deals": " ".join(map(str, t.seed[~t.ours.isin(decided)])),
+        "undecided_solvitaire_deals": " ".join(map(str, t.seed[~t.peer.isin(decided)])),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--solvitaire", required=True, help="the Solvitaire binary")
+    parser.add_argument("--compare", default=str(ROOT.parent / "shared/tools/solvitaire/compare"),
+                        help="the script that runs Solvitaire on a run (one row per deal)")
+    parser.add_argument("--n", type=int, default=1000, help="deals per rule set")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    parser.add_argument("--results-dir", default=str(ROOT / "results"))
+    args = parser.parse_args()
+    stop_in_one_line()
+    rows = []
+    for mode, variant in RULE_SETS.items():
+        df = solve_run("chinese", args.n, variant, "thoughtful", runs_dir=args.runs_dir,
+                       workers=args.workers)
+        rows.append(row(mode, compare(args, mode, Path(df.attrs["path"]))))
+    table = pd.DataFrame(rows)
+    out = Path(args.results_dir) / "chinese/solvitaire"
+    table.to_csv(out.with_suffix(".csv"), index=False)
+    headers = {"rules": "rules", "deals": "deals", "decided_by_both": "decided by both",
+               "disagreements": "disagreements", "undecided_ours": "undecided: winnable",
+               "undecided_solvitaire": "undecided: Solvitaire",
+               "seconds_ours": "seconds: winnable", "seconds_solvitaire": "seconds: Solvitaire",
+               "time_ratio": "time ratio", "states_ours": "states: winnable",
+               "states_solvitaire": "states: Solvitaire", "states_ratio": "states ratio"}
+    lines = [f"# Chinese Solitaire: winnable's thoughtful solver beside Solvitaire, deals "
+             f"1-{args.n:,}", "", markdown(table, headers), "",
+             "Rules both programs play: `--variant blocks=sequence` (strict: kings only to "
+             "spaces; easy: any card). Seconds: ours, the solver time of each deal in one "
+             "worker (the run's `seconds`); Solvitaire's, its own printed milliseconds "
+             "(truncated, so half a millisecond is added to each deal). States: our `nodes` "
+             "(successors played) and Solvitaire's states searched. Totals are over the deals "
+             "both decide; a ratio below 1 means winnable needs less.", ""]
+    for r in rows:
+        lines.append(f"- {r['rules']}: undecided by winnable: {r['undecided_ours_deals'] or 'none'}; "
+                     f"by Solvitaire (its 60 s limit): {r['undecided_solvitaire_deals'] or 'none'}.")
+    lines += ["", f"Made by `python experiments/chinese_solvitaire.py --solvitaire BINARY --n "
+              f"{args.n}` (winnable at its default settings, one worker)."]
+    out.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    print(out.with_suffix(".md").read_text())
+
+
+if __name__ == "__main__":
+    main()
