@@ -24,8 +24,8 @@ for name in sys.argv[1:]:
         game.solve(1, None, solver)  # a single game (Impossible records its moves then)
     if name == "chinese":
         # A deal the search leaves undecided at this budget: the loss test, the strategy
-        # player's attempt and the random playouts run only then.
-        game.solve(16, None, "thoughtful", budget=1000)
+        # player's attempt, the beam search and the random playouts run only then.
+        game.solve(16, None, "thoughtful", budget=1000, beam=5)  # and the beam search
     # A line played move by move (winnable.session) calls the rules' kernels from Python.
     session, _ = replay_line(game, game.deal(3), game.solve(3).moves[:4])
     session.best(1000)

@@ -555,3 +555,53 @@ def test_random_walk_wins_replay():
 
 def test_luby_sequence():
     assert [T.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_beam_wins_replay_and_leave_the_position_as_it_was():
+    """The beam search (driver step 4, option ``beam``) returns legal winning lines, replayed
+    with the reference, under every rule set, from deals and from positions along the way; it
+    leaves its start position as it found it; and through the driver it wins deal 16, which the
+    searches leave unknown."""
+    from winnable.solvers import chinese_beam as B
+
+    beam = B.new_beam(20)
+    table = TranspositionTable(4)
+    wins = 0
+    for seed in range(1, 13):
+        for easy, blocks in RULES:
+            deal = np.asarray(GAME.deal(seed), dtype=np.int8)
+            pos = P.new_position(deal)
+            k = CS.all_moves(pos, easy, blocks == "sequence", CS.ALL, WORKSPACE.moves)
+            if seed % 2 and k > 0:
+                P.play(pos, WORKSPACE.moves[0])  # a start other than the deal
+            before = position_view(pos)
+            state = engine_view(pos.cards, pos.length, pos.down, pos.found, pos.misc, deal)
+            table.begin_deal()
+            outcome, best, _, length = B.beam_search(
+                pos, easy, blocks == "sequence", 20, beam, table.keys, table.stamps,
+                table.deal_first, table.begin_search())
+            assert position_view(pos) == before
+            assert outcome in (WIN, UNKNOWN)
+            if outcome == WIN:
+                wins += 1
+                assert best == 52
+                assert replay_wins(state, [int(m) for m in beam.line[:length]], easy, blocks)
+    assert wins >= 20
+    with_beam = GAME.solve(16, None, beam=100)
+    assert with_beam.outcome == "win" and GAME.solve(16, None).outcome == "unknown"
+    assert ref.replay(with_beam.deal.split(), with_beam.moves) == 52
+
+
+def test_runs_stored_before_an_option_existed_resume_with_its_default(tmp_path):
+    """A run stored before the thoughtful solver had the option ``beam`` (off by default, so
+    the same answers) is still the same run."""
+    import json
+
+    from winnable.batch import RunSpec
+
+    spec = RunSpec.make("chinese", None, "thoughtful")
+    stored = json.loads(spec.to_json())
+    del stored["options"]["beam"]
+    assert RunSpec.from_json(json.dumps(stored)) == spec
+    stored["options"]["budget"] = 5
+    assert RunSpec.from_json(json.dumps(stored)) != spec

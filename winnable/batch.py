@@ -90,8 +90,17 @@ class RunSpec:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "RunSpec":
+        """The stored identity; an option the solver gained after the run was stored counts
+        with its default, which is the behaviour the run had (a solver option that changes
+        what a run gives at its default comes with a new solver version)."""
         d = json.loads(text)
-        return cls(d["game"], d["solver"], d["variant"], tuple(sorted(d["options"].items())),
+        options = dict(d["options"])
+        try:
+            for key, value in get_game(d["game"]).solvers[d["solver"]].defaults.items():
+                options.setdefault(key, value)
+        except (KeyError, ValueError):
+            pass  # a game or solver this version does not know: compared as stored
+        return cls(d["game"], d["solver"], d["variant"], tuple(sorted(options.items())),
                    d["rules_version"], d.get("numbering", WINNABLE))
 
     def describe(self, version: bool = True) -> str:

@@ -23,7 +23,8 @@ def _thoughtful(game, deals, rules, options, record_moves):
         budget=int(options["budget"]), restart=int(options["restart"]),
         memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
         strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
-        occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])))
+        occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])),
+        beam=int(options["beam"]))
     solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
 
     def search(deal):
@@ -49,6 +50,7 @@ LIMITS = {
     "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
     "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
     "walks": OptionLimits(0, unit="random playouts"),
+    "beam": OptionLimits(0, 10_000, "positions per layer of the beam search; 0: none"),
     "lookahead": OptionLimits(0, unit="moves"),
     "patience": OptionLimits(1, unit="moves without progress"),
     "samples": OptionLimits(1, NP.MAX_SAMPLES),
@@ -68,7 +70,7 @@ class Chinese(Game):
             _thoughtful,
             _options(budget=T.DEFAULT_BUDGET, restart=T.DEFAULT_RESTART,
                      memory_mb=T.DEFAULT_MEMORY_MB, prune=1, strategy=1, walks=T.DEFAULT_WALKS,
-                     occupation=1, classes=1)),
+                     occupation=1, classes=1, beam=0)),
         SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
             _no_peek("strategy"),
