@@ -16,8 +16,9 @@ a line of legal moves (the tests replay it through the rules).
 Memory: a position of a layer is stored compactly (the place of each card, the face-down counts
 and whether the stock is dealt), about 130 bytes, and every kept position leaves a record (its
 parent and its moves) for the line; ``Beam`` holds the buffers for one width, reused deal after
-deal.  A layer's children beyond ``MAX_CHILDREN`` per position are dropped (the search stays a
-heuristic).
+deal.  A layer's children beyond ``MAX_CHILDREN`` per position are dropped, and a position
+the set of positions met has no room for may be met again (the search stays a heuristic, and
+only a wider beam pays for either).
 """
 
 from __future__ import annotations
@@ -148,7 +149,8 @@ def _record(beam, records, parent, n):
 
 @kernel
 def _line(beam, record):
-    """The moves from the deal to ``record``, into ``beam.line``; returns their count."""
+    """The moves from the beam's start to ``record``, into ``beam.line``; returns their count
+    (-1 if they do not fit)."""
     n = 0
     r = record
     while r > 0:  # count first, then write from the end
@@ -191,7 +193,7 @@ def beam_search(pos, easy, sequence_blocks, width, beam, keys, stamps, deal_firs
     layer = 0
     outcome = UNKNOWN
     length = 0
-    for depth in range(MAX_LAYERS):
+    for _ in range(MAX_LAYERS):
         if size == 0 or records + width >= beam.rec_parent.shape[0]:
             break
         children = 0
