@@ -509,7 +509,7 @@ def test_strategy_fallback_wins_replay():
 
 
 def test_searches_paused_for_the_fallback_are_one_uninterrupted_run():
-    """The driver pauses the searches for steps 2-4 once a quarter of the budget is spent: the
+    """The driver pauses the searches for steps 2-5 once a quarter of the budget is spent: the
     searches resumed afterwards are the same restarts as one run that was never paused (same
     outcome, nodes, best score and line), and a deal that the fallback wins no longer waits
     for the whole budget."""

@@ -13,24 +13,24 @@ One deal is decided by these steps, each only while the deal is still undecided:
    (``chinese_search.strict_first_pass``).
 2. **The occupation test** (``chinese_losses.occupation_dead_end``), a stronger and costlier
    loss proof than the one the search uses at every node.
-3. **The strategy player** (``chinese_nopeek``, the player who sees only face-up cards): a
-   game it wins is a legal winning line.
-4. **A beam search** (``chinese_beam``, only with the option ``beam`` > 0, the beam's width:
+3. **A beam search** (``chinese_beam``, only with the option ``beam`` > 0, the beam's width:
    off by default): breadth first, the ``beam`` best positions of each layer.  It finds wins
    that need an unusual opening, which the searches' move orders put off (deal 16, strict: won
-   with ``beam=100`` in 0.2 s, unknown to the searches at 1,000,000 nodes).
+   with ``beam=100`` in about 0.2 s, unknown to the searches at 1,000,000 nodes).
+4. **The strategy player** (``chinese_nopeek``, the player who sees only face-up cards): a
+   game it wins is a legal winning line.
 5. **Random playouts** (``random_walks``): ``walks`` playouts at the default budget, in
    proportion to the budget otherwise, so the budget bounds all the work.
 
 Steps 2-5 do not wait for the whole budget: they run once the searches have spent a quarter of
 it (``FALLBACK_SHARE``), between two restarts, and the searches then go on with the rest.  A
 deal still undecided at the end gets nothing more.  The order changes no verdict: the searches
-are the same restarts of the same sizes in the same order with the same table (steps 2-4 read
+are the same restarts of the same sizes in the same order with the same table (steps 2-5 read
 none of them and write nothing they read), each step's verdict is sound on its own, and a deal
-is decided exactly when one of the steps decides it.  It only saves time: a deal that steps 3-4
-win (about one deal in a hundred, strict) no longer waits for the whole budget first, which was
+is decided exactly when one of the steps decides it.  It only saves time: a deal that steps 3-5
+win (at the defaults steps 4-5: about one deal in a hundred, strict) no longer waits for the whole budget first, which was
 a fifth of all the time of a strict run.  (Runs of version 5 made with the old order have the
-same verdicts; their ``nodes`` and ``moves`` differ where a step 3-4 win came first.)
+same verdicts; their ``nodes`` and ``moves`` differ where a step 4-5 win came first.)
 
 A deal is ``win`` when a winning line is found (returned, and replayed by the tests), ``loss``
 when a search covered the whole reachable space or a loss test fired, and ``unknown`` otherwise.
@@ -58,7 +58,7 @@ DEFAULT_WALKS = 300  # random playouts tried on a deal the searches leave unknow
 BEAM_MEMORY_MB = 16  # the beam's own table of positions met (about 800,000 entries)
 WALK_STEPS = 250  # moves per playout at most (won lines are about 130-160 moves)
 WALK_GREEDY = 128  # out of 256: how often a playout takes the best-looking move
-FALLBACK_SHARE = 4  # steps 2-4 run once the searches have spent budget / FALLBACK_SHARE
+FALLBACK_SHARE = 4  # steps 2-5 run once the searches have spent budget / FALLBACK_SHARE
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,8 @@ class Thoughtful:
         return moves if won else None
 
     def beam_win(self, pos):
-        """Step 4 from ``pos`` (left as it was): its winning line, or None."""
+        """Step 3 from ``pos`` (left as it was; the beam keeps its own table): its winning
+        line, or None."""
         table = self.beam_table
         table.begin_deal()
         outcome, _, _, length = B.beam_search(pos, self.easy, self.sequence, self.settings.beam,
@@ -123,7 +124,7 @@ class Thoughtful:
         return self.beam.line[:length].copy() if outcome == WIN else None
 
     def fallback(self, deal: np.ndarray, budget: int, start=None):
-        """Steps 2-5, from the deal or (steps 2 and 4 alone: the others play from the deal)
+        """Steps 2-5, from the deal or (steps 2 and 3 alone: the others play from the deal)
         from the position ``start``.  Returns (outcome, line): ``LOSS`` with no line, ``WIN``
         with its line, or ``UNKNOWN``."""
         s = self.settings
