@@ -16,7 +16,8 @@ a line of legal moves (the tests replay it through the rules).
 Memory: a position of a layer is stored compactly (the place of each card, the face-down counts
 and whether the stock is dealt), about 130 bytes, and every kept position leaves a record (its
 parent and its moves) for the line; ``Beam`` holds the buffers for one width, reused deal after
-deal.  A layer's children beyond ``MAX_CHILDREN`` per position are dropped, and a position
+deal: about 22 kB per unit of width (2.4 MB at width 100), most of it the records of up to
+``MAX_LAYERS`` layers.  A layer's children beyond ``MAX_CHILDREN`` per position are dropped, and a position
 the set of positions met has no room for may be met again (the search stays a heuristic, and
 only a wider beam pays for either).
 """
