@@ -2,8 +2,8 @@
 the first --n (default 10,000) deals of experiments/chinese.py's run (or of --source, a run of
 the same solver at its defaults), solved again by `winnable resolve` step after step with the
 options of each step (--steps: e.g. a beam search, then larger and larger budgets), in a copy of
-those rows (the run itself keeps its answers).  Writes results/chinese/ladder.{csv,md}: the deals still
-unknown after each budget, with what each step settled and its time per deal.  A rerun
+those rows (the run itself keeps its answers).  Writes results/chinese/ladder.{csv,md}: the
+deals still unknown after each step, with what each step settled and its time per deal.  A rerun
 resumes: steps already recorded in the copy are not solved again."""
 
 import argparse

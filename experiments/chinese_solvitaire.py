@@ -47,7 +47,8 @@ def row(mode: str, t: pd.DataFrame) -> dict:
         "wins_ours": int((both.ours == "win").sum()),
         "undecided_ours": int((~t.ours.isin(decided)).sum()),
         "undecided_solvitaire": int((~t.peer.isin(decided)).sum()),
-        "seconds_ours": round(both.our_s.sum(), 3), "seconds_solvitaire": round(both.peer_s.sum(), 3),
+        "seconds_ours": round(both.our_s.sum(), 3),
+        "seconds_solvitaire": round(both.peer_s.sum(), 3),
         "time_ratio": round(both.our_s.sum() / both.peer_s.sum(), 3),
         "states_ours": int(both.our_nodes.sum()), "states_solvitaire": int(both.peer_states.sum()),
         "states_ratio": round(both.our_nodes.sum() / both.peer_states.sum(), 3),
@@ -90,8 +91,9 @@ def main() -> None:
              "(successors played) and Solvitaire's states searched. Totals are over the deals "
              "both decide; a ratio below 1 means winnable needs less.", ""]
     for r in rows:
-        lines.append(f"- {r['rules']}: undecided by winnable: {r['undecided_ours_deals'] or 'none'}; "
-                     f"by Solvitaire (its 60 s limit): {r['undecided_solvitaire_deals'] or 'none'}.")
+        ours, peer = r["undecided_ours_deals"] or "none", r["undecided_solvitaire_deals"] or "none"
+        lines.append(f"- {r['rules']}: undecided by winnable: {ours}; by Solvitaire (its 60 s "
+                     f"limit): {peer}.")
     lines += ["", f"Made by `python experiments/chinese_solvitaire.py --solvitaire BINARY --n "
               f"{args.n}` (winnable at its default settings, one worker)."]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")

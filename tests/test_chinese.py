@@ -10,6 +10,7 @@ from tests.reference import chinese_ref as ref
 from winnable import get_game
 from winnable.cards import CODES, parse_card, rank_of, suit_of
 from winnable.rules import chinese as R
+from winnable.solvers import chinese_beam as B
 from winnable.solvers import chinese_losses as L
 from winnable.solvers import chinese_position as P
 from winnable.solvers import chinese_search as CS
@@ -558,12 +559,10 @@ def test_luby_sequence():
 
 
 def test_beam_wins_replay_and_leave_the_position_as_it_was():
-    """The beam search (driver step 4, option ``beam``) returns legal winning lines, replayed
+    """The beam search (driver step 3, option ``beam``) returns legal winning lines, replayed
     with the reference, under every rule set, from deals and from positions along the way; it
     leaves its start position as it found it; and through the driver it wins deal 16, which the
     searches leave unknown."""
-    from winnable.solvers import chinese_beam as B
-
     beam = B.new_beam(20)
     table = TranspositionTable(4)
     wins = 0

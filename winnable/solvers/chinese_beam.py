@@ -17,9 +17,9 @@ Memory: a position of a layer is stored compactly (the place of each card, the f
 and whether the stock is dealt), about 130 bytes, and every kept position leaves a record (its
 parent and its moves) for the line; ``Beam`` holds the buffers for one width, reused deal after
 deal: about 22 kB per unit of width (2.4 MB at width 100), most of it the records of up to
-``MAX_LAYERS`` layers.  A layer's children beyond ``MAX_CHILDREN`` per position are dropped, and a position
-the set of positions met has no room for may be met again (the search stays a heuristic, and
-only a wider beam pays for either).
+``MAX_LAYERS`` layers.  A layer's children beyond ``MAX_CHILDREN`` per position are dropped,
+and a position the set of positions met has no room for may be met again (the search stays a
+heuristic, and only a wider beam pays for either).
 """
 
 from __future__ import annotations
@@ -129,12 +129,6 @@ def _step(pos, easy, sequence_blocks, move, beam):
 
 
 @kernel
-def _unstep(pos, beam, n):
-    for i in range(n - 1, -1, -1):
-        P.unplay(pos, beam.played[i], beam.tokens[i])
-
-
-@kernel
 def _record(beam, records, parent, n):
     """Write record ``records`` (the step just played, ``n`` moves, extending record
     ``parent``); returns False if the log is full."""
@@ -221,7 +215,7 @@ def beam_search(pos, easy, sequence_blocks, width, beam, keys, stamps, deal_firs
                     if _record(beam, records, beam.record[layer, slot], n):
                         length = _line(beam, records)
                         outcome = WIN if length >= 0 else UNKNOWN
-                    _unstep(pos, beam, n)
+                    CS.unplay_to(pos, beam.played, beam.tokens, n, 0)
                     if outcome == WIN:
                         break
                     continue
@@ -234,7 +228,7 @@ def beam_search(pos, easy, sequence_blocks, width, beam, keys, stamps, deal_firs
                                                       SCORE_OFFSET - 1)
                     children += 1
                     kept += 1
-                _unstep(pos, beam, n)
+                CS.unplay_to(pos, beam.played, beam.tokens, n, 0)
             if outcome == WIN:
                 break
         if outcome == WIN or children == 0:

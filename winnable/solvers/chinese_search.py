@@ -515,7 +515,8 @@ def _play_path(pos, path, length, played, tokens, n):
 
 
 @kernel
-def _unplay_to(pos, played, tokens, n, start):
+def unplay_to(pos, played, tokens, n, start):
+    """Take back ``played[start:n]`` (last first); returns ``start``."""
     for i in range(n - 1, start - 1, -1):
         P.unplay(pos, played[i], tokens[i])
     return start
@@ -668,7 +669,7 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
             if i > 0 and rules & SAFE_UP and safe_up(pos, move):
                 ws.succ_move[depth, 0] = move
                 ws.succ_member[depth, 0] = i
-                _unplay_to(pos, ws.played, ws.tokens, top, n)
+                unplay_to(pos, ws.played, ws.tokens, top, n)
                 return 1
             if not is_reversible(pos, move, easy):
                 continue
@@ -715,7 +716,7 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                         continue
             if i > 0 or truncated:
                 count = _add_successor(pos, ws, depth, count, i, move, jitter)
-        _unplay_to(pos, ws.played, ws.tokens, top, n)
+        unplay_to(pos, ws.played, ws.tokens, top, n)
         i += 1
     _sort_successors(ws, depth, count)
     return count
@@ -745,7 +746,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     n = normalise(pos, easy, sequence_blocks, ws.played, ws.tokens, 0) if classes else 0
     found = tt_find(keys, stamps, pos.key[0], pos.key[1], deal_first, stamp)
     if found >= 0 and tt_state(keys, stamps, found, deal_first, stamp) == LOST:
-        _unplay_to(pos, ws.played, ws.tokens, n, 0)
+        unplay_to(pos, ws.played, ws.tokens, n, 0)
         P.set_symmetry(pos, symmetric)
         return LOSS, pos.misc[R.SCORE], 0, 0
     ws.slot[0] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first, stamp)
@@ -761,7 +762,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     while depth >= 0:
         if ws.nxt[depth] < ws.count[depth]:
             if nodes >= budget:
-                _unplay_to(pos, ws.played, ws.tokens, ws.segment[depth], 0)
+                unplay_to(pos, ws.played, ws.tokens, ws.segment[depth], 0)
                 outcome = UNKNOWN
                 break
             i = ws.nxt[depth]
@@ -779,7 +780,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 if best == R.N_CARDS:
                     for j in range(n):
                         ws.line[j] = ws.played[j]
-                    _unplay_to(pos, ws.played, ws.tokens, n, 0)
+                    unplay_to(pos, ws.played, ws.tokens, n, 0)
                     outcome = WIN
                     length = n
                     break
@@ -801,7 +802,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 skip = True
                 tt_store(keys, stamps, pos.key[0], pos.key[1], LOST, deal_first, stamp)
             if skip:
-                _unplay_to(pos, ws.played, ws.tokens, n, start)
+                unplay_to(pos, ws.played, ws.tokens, n, start)
                 continue
             depth += 1
             ws.segment[depth] = n
@@ -823,8 +824,8 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 ws.leaning[depth - 1] = True
             depth -= 1
             if depth >= 0:
-                _unplay_to(pos, ws.played, ws.tokens, ws.segment[depth + 1], ws.segment[depth])
+                unplay_to(pos, ws.played, ws.tokens, ws.segment[depth + 1], ws.segment[depth])
             else:
-                _unplay_to(pos, ws.played, ws.tokens, ws.segment[0], 0)
+                unplay_to(pos, ws.played, ws.tokens, ws.segment[0], 0)
     P.set_symmetry(pos, symmetric)
     return outcome, best, nodes, length
