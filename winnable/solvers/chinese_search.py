@@ -109,6 +109,7 @@ class Workspace(NamedTuple):
     mem_len: np.ndarray       # int64[MAX_DEPTH, MAX_MEMBERS]
     mem_key: np.ndarray       # uint64[MAX_MEMBERS, 2]
     mem_freed: np.ndarray     # int64[MAX_MEMBERS]: the card its parent swap freed, or -1
+    mem_from: np.ndarray      # int64[MAX_MEMBERS]: the member it was reached from
     marks: np.ndarray         # uint64[MOVE_NAMES]: members where a move (by its cards) is legal
     mark_stamp: np.ndarray    # int64[MOVE_NAMES]: the expansion that wrote the marks
     expansions: np.ndarray    # int64[1]: expansions so far (the current mark stamp)
@@ -128,8 +129,8 @@ def new_workspace() -> Workspace:
         z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_),
         z((MAX_DEPTH, MAX_MOVES), np.int64), z((MAX_DEPTH, 2), np.int64),
         z((MAX_DEPTH, MAX_MEMBERS, MAX_PATH), np.int64), z((MAX_DEPTH, MAX_MEMBERS), np.int64),
-        z((MAX_MEMBERS, 2), np.uint64), z(MAX_MEMBERS, np.int64), z(MOVE_NAMES, np.uint64),
-        z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
+        z((MAX_MEMBERS, 2), np.uint64), z(MAX_MEMBERS, np.int64), z(MAX_MEMBERS, np.int64),
+        z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
         z(R.N_CARDS, np.int64), z(MAX_PLAYED, np.int64))
 
@@ -662,8 +663,14 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 k += 1
         else:
             k = _member_moves(pos, easy, sequence_blocks, rules, ws.mem_freed[i], ws.moves)
-        # Pass 1: class moves, which find the members next to this one.
+        # Pass 1: class moves, which find the members next to this one.  The move back to the
+        # member this one was reached from leads there (class moves are taken back exactly):
+        # it is not played.
         near = np.uint64(0)
+        back = -1
+        if i > 0:
+            last = ws.mem_path[depth, i, ws.mem_len[depth, i] - 1]
+            back = R.encode(R.TABLEAU, (last >> 8) & 255, (last >> 16) & 255, last & 255)
         for j in range(k):
             move = ws.moves[j]
             if i > 0 and rules & SAFE_UP and safe_up(pos, move):
@@ -672,6 +679,9 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 unplay_to(pos, ws.played, ws.tokens, top, n)
                 return 1
             if not is_reversible(pos, move, easy):
+                continue
+            if move == back:
+                near |= np.uint64(1) << np.uint64(ws.mem_from[i])
                 continue
             token = P.play(pos, move)
             m = _member_of(ws, members, pos.key[0], pos.key[1])
@@ -682,6 +692,7 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 source = (move >> 16) & 255
                 plain_swap = (pos.length[source] > 0
                               and pos.length[(move >> 8) & 255] > move & 255)
+                ws.mem_from[m] = i
                 ws.mem_freed[m] = (pos.cards[source, pos.length[source] - 1]
                                    if plain_swap else -1)
                 for s in range(ws.mem_len[depth, i]):
