@@ -22,3 +22,42 @@ def test_solvitaire_comparison_counts_each_deal_once_and_totals_deals_both_decid
     # Time and states only over deals 1, 2 and 5, which both decide.
     assert (r["seconds_ours"], r["seconds_solvitaire"], r["time_ratio"]) == (6.0, 5.0, 1.2)
     assert (r["states_ours"], r["states_solvitaire"], r["states_ratio"]) == (60, 210, 0.286)
+
+
+def test_reductions_experiment_keeps_verdicts_on_positions_searched_completely(monkeypatch):
+    """experiments/chinese_reductions.py: persistent sets keep every verdict of the search they
+    reduce, and the twin abstraction, a relaxation, never calls lost what the game wins; on
+    won positions (halfway along engine-found winning lines) and on lost ones (random walks)."""
+    import numpy as np
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    import chinese_reductions as X
+    from winnable.rules import chinese as R
+    from winnable.solvers.chinese_thoughtful import Thoughtful
+
+    positions = [X.walk(196, 10), X.walk(196, 20), X.walk(799, 30)]
+    solver = Thoughtful(False, False)
+    for seed in (1, 2, 3):
+        deal = np.asarray(X.GAME.deal(seed), dtype=np.int8)
+        outcome, _, _, line = solver.solve(deal)
+        assert outcome == 1
+        cards, length, down, found, misc = R.new_state(deal)
+        for move in line[:len(line) // 2]:
+            R.apply_move(cards, length, down, found, misc, deal, move)
+        piles = tuple(tuple(int(c) for c in cards[p, :length[p]]) for p in range(R.PILES))
+        positions.append(X.State(piles, tuple(int(d) for d in down),
+                                 tuple(int(f) for f in found), bool(misc[R.STOCK_DEALT]),
+                                 tuple(int(c) for c in deal[R.STOCK_FIRST:])))
+    verdicts = []
+    for s in positions:
+        deal = np.asarray(X.GAME.deal(1), dtype=np.int8)  # read only for the stock's cards
+        deal[R.STOCK_FIRST:] = s.stock
+        plain = X.search(s, deal, 50_000)[0]
+        assert plain != "over"
+        assert X.search(s, deal, 50_000, dead=True)[0] == plain
+        assert X.search(s, deal, 50_000, dead=True, reduce=True)[0] == plain
+        assert X.search(s, deal, 50_000, reduce=True)[0] == plain
+        if plain == "win":
+            assert X.search(s, deal, 50_000, abstract=True)[0] == "win"
+        verdicts.append(plain)
+    assert "win" in verdicts and "loss" in verdicts
