@@ -6,7 +6,8 @@ Runs (resumable, one per solver and rule set, in --runs-dir):
   games 1..--sampling-n only (it costs about 0.3 CPU s a game).
 * The project's own numbering, deals 1..--n: read from the runs of experiments/chinese.py
   (thoughtful) and experiments/chinese_nopeek.py (strategy, sampling) where they exist; this
-  script does not solve them (those scripts do), so a missing run leaves its verdicts out.
+  script does not solve them (those scripts do), so a missing run leaves its verdicts out;
+  with none of them there, catalogue_winnable.csv stays as it is and is counted as it stands.
 
 Writes results/chinese/pysol.{csv,md} (win rates with intervals),
 results/chinese/catalogue_{pysol,winnable}.csv (seed and grade under strict and easy rules)
@@ -104,21 +105,33 @@ if __name__ == "__main__":
     own = existing_runs(args, OWN_RUNS, say_missing=True)
     if own:
         catalogues[WINNABLE] = apply_implications(read_runs(own, columns=["deal"]))[0]
+    previous = (out / "catalogue.md").read_text() if (out / "catalogue.md").exists() else ""
     lines = [f"# Chinese Solitaire: deals 1-{args.n:,} by difficulty", "",
              "Grades (`winnable deals`, README): "
              + "; ".join(f"`{g}`: {what}" for g, what in GRADINGS["chinese"].grades) + ".", "",
              "Thoughtful unknowns are settled by implication between the rule sets first.", ""]
     counts_rows = []
-    for numbering, rows in catalogues.items():
-        graded, counts = grades(rows, args.n)
-        graded.to_csv(out / f"catalogue_{numbering}.csv", index=False)
+    for numbering in (PYSOL, WINNABLE):
+        stem = f"- `catalogue_{numbering}.csv` (numbering {numbering})"
+        if numbering in catalogues:
+            rows = catalogues[numbering]
+            graded, counts = grades(rows, args.n)
+            graded.to_csv(out / f"catalogue_{numbering}.csv", index=False)
+            held = rows[rows.seed <= args.n].groupby(["solver", "variant"]).size()
+            lines.append(stem + ", deals of each run used: " + "; ".join(
+                f"{solver} {variant} {count:,}" for (solver, variant), count in held.items()))
+        elif (out / f"catalogue_{numbering}.csv").exists():
+            # Its runs are not here: the catalogue made from them stays, counted as it is.
+            kept = pd.read_csv(out / f"catalogue_{numbering}.csv")
+            counts = {name: grade_counts(kept.rename(columns={name: "grade"}), "chinese")
+                      for name in RULES if name in kept.columns}
+            said = [line for line in previous.splitlines() if line.startswith(stem)]
+            lines.append(said[0] if said else stem + ": kept from its last regeneration")
+        else:
+            continue
         for name, per_grade in counts.items():
             counts_rows.append({"numbering": numbering, "rules": name,
                                 **{g: f"{c:,}" for g, c in per_grade.items()}})
-        held = rows[rows.seed <= args.n].groupby(["solver", "variant"]).size()
-        lines.append(f"- `catalogue_{numbering}.csv` (numbering {numbering}), deals of each run "
-                     "used: " + "; ".join(f"{solver} {variant} {count:,}"
-                                          for (solver, variant), count in held.items()))
     counts_table = pd.DataFrame(counts_rows)
     lines += ["", markdown(counts_table, {c: c for c in counts_table.columns})]
     (out / "catalogue.md").write_text("\n".join(lines))
