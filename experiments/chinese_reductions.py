@@ -13,7 +13,9 @@ either into the engine:
    the search plays only the enabled moves of a set T closed under: an enabled move brings in
    every move dependent on it, a disabled one a necessary enabling set (moves one of which must
    come first for it to become legal).  Such a T keeps every reachable dead end, the won
-   position included: on any line to a dead end some move of T occurs, and the first one can be
+   position included: on any line to a dead end some move of T occurs (an enabled move of T
+   stays enabled under moves outside T, which are independent of it, so a dead end is not
+   reached by those alone), and the first one commutes with every move before it, so it can be
    played first.  Dependencies of ``M v y`` (v on pile p, y on pile q): the moves of v; the
    other card onto y and y to its foundation; what its leaving uncovers (moves onto the card
    under v and that card up; a face-down card turned: its moves; an emptied pile: kings into
