@@ -48,6 +48,8 @@ import pandas as pd
 
 from common import ROOT
 from winnable import get_game
+from winnable.cards import rank_of as rank
+from winnable.cards import suit_of as suit
 from winnable.outcomes import LOSS, UNKNOWN, WIN
 from winnable.report import markdown
 from winnable.rules import chinese as R
@@ -63,13 +65,8 @@ GAME = get_game("chinese")
 
 # --- the strict rules, card-named -----------------------------------------------------------
 
-def rank(c: int) -> int:
-    return c % 13
-
-
-def suit(c: int) -> int:
-    return c // 13
-
+# Plain-Python card arithmetic (the engine's helpers are compiled: called once per move from
+# Python, their dispatch would dominate these searches).
 
 def red(c: int) -> bool:
     return suit(c) in (1, 2)
@@ -90,11 +87,18 @@ def twin(c: int) -> int:
 
 
 class State:
-    __slots__ = ("piles", "down", "found", "dealt", "stock")
+    """A position: piles (tuples of cards, bottom first), face-down counts, foundation
+    heights, whether the stock is dealt, and the deal it comes from (its last 3 cards are the
+    stock)."""
+    __slots__ = ("piles", "down", "found", "dealt", "deal")
 
-    def __init__(self, piles, down, found, dealt, stock):
-        self.piles, self.down, self.found, self.dealt, self.stock = (piles, down, found, dealt,
-                                                                      stock)
+    def __init__(self, piles, down, found, dealt, deal):
+        self.piles, self.down, self.found, self.dealt, self.deal = (piles, down, found, dealt,
+                                                                     deal)
+
+    @property
+    def stock(self) -> tuple:
+        return self.deal[R.STOCK_FIRST:]
 
     def key(self, abstract: bool = False):
         """Pile order ignored where the rules ignore it (piles 4-7 before the stock, all
@@ -112,9 +116,9 @@ class State:
 
 
 def initial(seed: int) -> State:
-    d = [int(x) for x in GAME.deal(seed)]
-    piles = tuple(tuple(d[7 * p:7 * p + 7]) for p in range(7))
-    return State(piles, tuple(R.FACE_DOWN), (0, 0, 0, 0), False, tuple(d[R.STOCK_FIRST:]))
+    d = tuple(int(x) for x in GAME.deal(seed))
+    piles = tuple(d[7 * p:7 * p + 7] for p in range(7))
+    return State(piles, tuple(R.FACE_DOWN), (0, 0, 0, 0), False, d)
 
 
 def places(s: State) -> dict:
@@ -149,13 +153,13 @@ def play(s: State, at: dict, move) -> State:
     if move[0] == "D":
         for i in range(3):
             piles[i] += (s.stock[i],)
-        return State(tuple(piles), s.down, s.found, True, s.stock)
+        return State(tuple(piles), s.down, s.found, True, s.deal)
     if move[0] == "X":
         y, z = move[1], twin(move[1])
         (p1, h1), (p2, h2) = at[y], at[z]
         swapped = [list(p) for p in piles]
         swapped[p1][h1], swapped[p2][h2] = z, y
-        s = State(tuple(tuple(p) for p in swapped), s.down, s.found, s.dealt, s.stock)
+        s = State(tuple(tuple(p) for p in swapped), s.down, s.found, s.dealt, s.deal)
         return play(s, places(s), ("F", z))
     p, h = at[move[1]]
     block, piles[p] = piles[p][h:], piles[p][:h]
@@ -166,7 +170,7 @@ def play(s: State, at: dict, move) -> State:
     else:
         q = at[move[2]][0] if move[0] == "M" else move[2]
         piles[q] += block
-    return State(tuple(piles), tuple(down), tuple(found), s.dealt, s.stock)
+    return State(tuple(piles), tuple(down), tuple(found), s.dealt, s.deal)
 
 
 # --- persistent sets -------------------------------------------------------------------------
@@ -295,7 +299,7 @@ def persistent_set(s: State, at: dict, legal: list) -> list:
 
 # --- searches --------------------------------------------------------------------------------
 
-def engine_position(s: State, deal: np.ndarray):
+def engine_position(s: State):
     cards = np.zeros((R.PILES, R.CAPACITY), np.int64)
     length = np.zeros(R.PILES, np.int64)
     for p, pile in enumerate(s.piles):
@@ -303,13 +307,13 @@ def engine_position(s: State, deal: np.ndarray):
         length[p] = len(pile)
     misc = np.array([int(s.dealt), sum(s.found)], np.int64)
     return P.from_state(cards, length, np.array(s.down, np.int64), np.array(s.found, np.int64),
-                        misc, deal)
+                        misc, np.asarray(s.deal, dtype=np.int8))
 
 
 STATUS = np.zeros(R.N_CARDS, np.int64)
 
 
-def search(start: State, deal: np.ndarray, limit: int, *, reduce=False, dead=False,
+def search(start: State, limit: int, *, reduce=False, dead=False,
            abstract=False):
     """Depth-first search of every position reachable (with the options' reductions).
     Returns (verdict: "win", "loss" or "over", positions expanded)."""
@@ -322,7 +326,7 @@ def search(start: State, deal: np.ndarray, limit: int, *, reduce=False, dead=Fal
         seen.add(key)
         if sum(s.found) == R.N_CARDS:
             return True
-        if dead and CS.lost_at_sight(engine_position(s, deal), False, STATUS):
+        if dead and CS.lost_at_sight(engine_position(s), False, STATUS):
             return False
         count[0] += 1
         if count[0] > limit:
@@ -340,10 +344,10 @@ def search(start: State, deal: np.ndarray, limit: int, *, reduce=False, dead=Fal
         return "over", limit
 
 
-def engine_classes(s: State, deal: np.ndarray) -> tuple[str, int]:
+def engine_classes(s: State) -> tuple[str, int]:
     table = TranspositionTable(64)
     table.begin_deal()
-    outcome = CS.search(engine_position(s, deal), False, False, CS.ALL, ENGINE_BUDGET,
+    outcome = CS.search(engine_position(s), False, False, CS.ALL, ENGINE_BUDGET,
                         table.keys, table.stamps, table.deal_first, table.begin_search(),
                         CS.new_workspace())[0]
     verdict = {LOSS: "loss", WIN: "win", UNKNOWN: "over"}[int(outcome)]
@@ -375,12 +379,12 @@ def main() -> None:
     rows = []
     for item in args.positions.split(","):
         seed, steps = (int(x) for x in item.split("/"))
-        s, deal = walk(seed, steps), np.asarray(GAME.deal(seed), dtype=np.int8)
-        plain_dead = search(s, deal, args.limit, dead=True)
-        reduced = search(s, deal, args.limit, dead=True, reduce=True)
-        plain = search(s, deal, args.limit)
-        twins = search(s, deal, args.limit, abstract=True)
-        classes = engine_classes(s, deal)
+        s = walk(seed, steps)
+        plain_dead = search(s, args.limit, dead=True)
+        reduced = search(s, args.limit, dead=True, reduce=True)
+        plain = search(s, args.limit)
+        twins = search(s, args.limit, abstract=True)
+        classes = engine_classes(s)
         row = {"position": item, "face_down": int(sum(s.down)), "verdict": plain_dead[0],
                "dead_end": states(plain_dead), "dead_end_persistent": states(reduced),
                "plain": states(plain), "twin_abstract": states(twins),

@@ -47,17 +47,15 @@ def test_reductions_experiment_keeps_verdicts_on_positions_searched_completely(m
         piles = tuple(tuple(int(c) for c in cards[p, :length[p]]) for p in range(R.PILES))
         positions.append(X.State(piles, tuple(int(d) for d in down),
                                  tuple(int(f) for f in found), bool(misc[R.STOCK_DEALT]),
-                                 tuple(int(c) for c in deal[R.STOCK_FIRST:])))
+                                 tuple(int(c) for c in deal)))
     verdicts = []
     for s in positions:
-        deal = np.asarray(X.GAME.deal(1), dtype=np.int8)  # read only for the stock's cards
-        deal[R.STOCK_FIRST:] = s.stock
-        plain = X.search(s, deal, 50_000)[0]
+        plain = X.search(s, 50_000)[0]
         assert plain != "over"
-        assert X.search(s, deal, 50_000, dead=True)[0] == plain
-        assert X.search(s, deal, 50_000, dead=True, reduce=True)[0] == plain
-        assert X.search(s, deal, 50_000, reduce=True)[0] == plain
+        assert X.search(s, 50_000, dead=True)[0] == plain
+        assert X.search(s, 50_000, dead=True, reduce=True)[0] == plain
+        assert X.search(s, 50_000, reduce=True)[0] == plain
         if plain == "win":
-            assert X.search(s, deal, 50_000, abstract=True)[0] == "win"
+            assert X.search(s, 50_000, abstract=True)[0] == "win"
         verdicts.append(plain)
     assert "win" in verdicts and "loss" in verdicts
