@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import jit, kernel
+from ..jit import inline_kernel, jit, kernel
 
 from ..rules import chinese as R
 from .table import mix64
@@ -208,7 +208,7 @@ def _pop_card(pos, p):
     return c
 
 
-@kernel
+@inline_kernel
 def _shift(pos, source, target, count):
     """Move the top ``count`` cards of ``source`` onto ``target`` with every derived field."""
     start = pos.length[source] - count
@@ -224,7 +224,7 @@ def _shift(pos, source, target, count):
     pos.length[source] = start
 
 
-@kernel
+@inline_kernel
 def play(pos, move):
     """Play a legal move (``winnable.rules.chinese`` encoding; solver tag bits ignored) and
     return the token ``unplay`` needs: bit 0 set if a face-down card turned, for a foundation
@@ -256,7 +256,7 @@ def play(pos, move):
     return token
 
 
-@kernel
+@inline_kernel
 def unplay(pos, move, token):
     kind = (move >> 24) & 255
     source = (move >> 16) & 255
