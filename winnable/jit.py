@@ -14,11 +14,64 @@ compiled function to another costs an atomic increment and decrement per array a
 solvers' inner loops that was most of the time (a move's worth computed from a position tuple:
 990 ns with reference counting against 22 ns without, for eight moves).  A kernel must not
 create arrays: without reference counting they would never be freed.
+
+Stale caches.  Numba checks a cached function against its own source file only, yet the machine
+code of a caller holds the code of every compiled function it calls (inlined or linked in): after
+an edit of ``chinese_position.py`` alone, the cached search in ``chinese_search.py`` would go on
+running the old moves.  So the first import of this module compares a digest of the package's
+source with the one its caches were compiled from (``__pycache__/numba-source.sha1``) and, when
+they differ, drops every cached function of the package before anything is compiled or loaded.
+(Caches kept elsewhere with ``NUMBA_CACHE_DIR`` are the user's to clear.)
 """
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 from numba import njit
+
+PACKAGE = Path(__file__).resolve().parent
+STAMP = "numba-source.sha1"
+
+
+def source_digest(root: Path) -> str:
+    """A digest of every Python source file under ``root`` (names and contents)."""
+    digest = hashlib.sha1()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def drop_stale_caches(root: Path = PACKAGE) -> int:
+    """Delete Numba's cache files under ``root`` if its source changed since they were written
+    (see the module's docstring); returns how many were deleted.  Never fails: a read-only
+    install keeps its caches (Numba then caches elsewhere)."""
+    digest = source_digest(root)
+    stamp = root / "__pycache__" / STAMP
+    try:
+        if stamp.read_text() == digest:
+            return 0
+    except OSError:
+        pass
+    dropped = 0
+    for pattern in ("*.nbi", "*.nbc"):
+        for path in root.rglob(f"__pycache__/{pattern}"):
+            try:
+                path.unlink()
+                dropped += 1
+            except OSError:
+                pass
+    try:
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        pass
+    return dropped
+
+
+drop_stale_caches()
 
 jit = njit(cache=True)
 kernel = njit(cache=True, _nrt=False)
