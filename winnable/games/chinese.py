@@ -18,14 +18,18 @@ from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, s
                    timed_columns)
 
 
-def _thoughtful(game, deals, rules, options, record_moves):
+def _thoughtful_solver(rules, options) -> T.Thoughtful:
     settings = T.Settings(
         budget=int(options["budget"]), restart=int(options["restart"]),
         memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
         strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
         occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])),
         beam=int(options["beam"]))
-    solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
+    return T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
+
+
+def _thoughtful(game, deals, rules, options, record_moves):
+    solver = _thoughtful_solver(rules, options)
 
     def search(deal):
         outcome, score, nodes, line = solver.solve(deal)
@@ -107,6 +111,16 @@ class Chinese(Game):
 
     hint_player = "sampling"
     position_budget = 100_000
+
+    def warm_up(self, variant=None, solver: str | None = None,
+                options: Mapping[str, Any] | None = None) -> None:
+        # Deal 1 never reaches the thoughtful solver's later steps; compiled here, a batch's
+        # workers load them instead of each compiling them in its first chunk.
+        if not self.is_warm(variant, solver, options) and self.check_solver(solver) == "thoughtful":
+            rules = self.rules(variant)
+            _thoughtful_solver(rules, self.solver_options("thoughtful", options)).warm_up(
+                self.deal(1, variant))
+        super().warm_up(variant, solver, options)
 
     def hint(self, session) -> Advice:
         if session.over:

@@ -153,6 +153,21 @@ class Thoughtful:
                 return WIN, ws.line[:length].copy()
         return UNKNOWN, none
 
+    def warm_up(self, deal: np.ndarray) -> None:
+        """Compile (or load from Numba's cache) the steps after the searches, which few deals
+        reach, by running each once on ``deal`` (the beam search only when it is on)."""
+        deal = np.asarray(deal, dtype=np.int8)
+        pos = _position(deal)
+        occupation_dead_end(pos.cards, pos.length, pos.down, pos.found, pos.misc, deal,
+                            pos.where, self.easy, self.status, self.occupant)
+        if self.settings.beam > 0:
+            self.beam_win(pos)
+        if self.settings.strategy:
+            self.strategy_win(deal)
+        ws = self.workspace
+        random_walks(pos, self.easy, self.sequence, 1, WALK_STEPS, walk_seed(deal), WALK_GREEDY,
+                     ws.moves, ws.worth, ws.status, ws.line)
+
     def solve(self, deal: np.ndarray, start=None):
         """Decide one deal, or the position ``start`` of it (the rules' state arrays: cards,
         length, down, found, misc), where steps 3 and 4 (which play from the deal) are left
