@@ -116,7 +116,8 @@ class Chinese(Game):
                 options: Mapping[str, Any] | None = None) -> None:
         # Deal 1 never reaches the thoughtful solver's later steps; compiled here, a batch's
         # workers load them instead of each compiling them in its first chunk.
-        if not self.is_warm(variant, solver, options) and self.check_solver(solver) == "thoughtful":
+        if (not self.is_warm(variant, solver, options)
+                and self.check_solver(solver) == "thoughtful"):
             rules = self.rules(variant)
             _thoughtful_solver(rules, self.solver_options("thoughtful", options)).warm_up(
                 self.deal(1, variant))
