@@ -23,9 +23,8 @@ for name in sys.argv[1:]:
         game.warm_up(None, solver)
         game.solve(1, None, solver)  # a single game (Impossible records its moves then)
     if name == "chinese":
-        # A deal the search leaves undecided at this budget: the loss test, the strategy
-        # player's attempt, the beam search and the random playouts run only then.
-        game.solve(16, None, "thoughtful", budget=1000, beam=5)
+        # The thoughtful warm-up runs the steps after the searches too; the beam only when on.
+        game.warm_up(None, "thoughtful", {"beam": 5})
     # A line played move by move (winnable.session) calls the rules' kernels from Python.
     session, _ = replay_line(game, game.deal(3), game.solve(3).moves[:4])
     session.best(1000)
