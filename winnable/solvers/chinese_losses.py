@@ -184,9 +184,10 @@ def _takes(cards, where, exposed, left, p, h, y):
 def dead_end(cards, length, down, found, misc, deal, where, easy, status):
     """True if some card can provably never reach its foundation (so the position is lost).
 
-    A least fixpoint of necessary conditions, over the position as it stands.  Each condition names events that must happen before the event
-    it guards, so every event of any actual continuation is derived here (induction on time),
-    and a card never derived ``up`` never reaches its foundation:
+    A least fixpoint of necessary conditions, over the position as it stands.  Each condition
+    names events that must happen before the event it guards, so every event of any actual
+    continuation is derived here (induction on time), and a card never derived ``up`` never
+    reaches its foundation:
 
     * exposed(c): c becomes the top of a pile.  True for tops and for stock cards (they land on
       top); otherwise the card y now directly on c must leave it first (no card can be put on
