@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..jit import jit, kernel
+from ..jit import inline_kernel, jit, kernel
 
 from ..rules import chinese as R
 
@@ -161,7 +161,7 @@ def _builders_of(cards):
             | (on_black << np.uint64(26)))
 
 
-@kernel
+@inline_kernel
 def _takes(cards, where, exposed, left, p, h, y):
     """``_can_take_at`` over card sets: may y (at height h of pile p) go onto one of the two
     cards it builds on that are exposed?"""
