@@ -42,6 +42,40 @@ def _can_take_at(cards, where, status, p, h, t):
     return False
 
 
+RANKS = np.uint64((1 << 13) - 1)  # one bit per rank of a suit's 13 bits in a card set
+EVERY_CARD = np.uint64((1 << R.N_CARDS) - 1)
+KINGS = np.uint64(sum(1 << (s * 13 + R.KING) for s in range(4)))
+
+
+@kernel
+def _bit(card):
+    return np.uint64(1) << np.uint64(card)
+
+
+@inline_kernel
+def _known_at_start(cards, length, down, found, misc, deal):
+    """What the fixpoints start from, as card sets: the cards on the foundations (up), the
+    face-up tableau cards, the exposed cards (tops, and the stock while it is there), and
+    whether a pile is empty."""
+    up = np.uint64(0)
+    for s in range(4):
+        up |= ((np.uint64(1) << np.uint64(found[s])) - np.uint64(1)) << np.uint64(13 * s)
+    face = np.uint64(0)
+    exposed = np.uint64(0)
+    space = False
+    for p in range(R.PILES):
+        if length[p] == 0:
+            space = True
+            continue
+        for h in range(down[p], length[p]):
+            face |= _bit(cards[p, h])
+        exposed |= _bit(cards[p, length[p] - 1])
+    if misc[R.STOCK_DEALT] == 0:
+        for i in range(R.STOCK_FIRST, R.N_CARDS):
+            exposed |= _bit(deal[i])
+    return up, face, exposed, space
+
+
 @kernel
 def _fixpoint(cards, length, down, found, misc, deal, where, easy, status, held_p, held_h,
               occupant):
@@ -58,24 +92,17 @@ def _fixpoint(cards, length, down, found, misc, deal, where, easy, status, held_
     facts are derived does not change the fixpoint: piles are swept top card first, so that a
     card leaving exposes the one under it in the same sweep, and the sweeps stop as soon as
     every card can go up."""
-    for c in range(R.N_CARDS):
-        status[c] = 0
+    up_set, face, exposed, space = _known_at_start(cards, length, down, found, misc, deal)
     up = 0
     for s in range(4):
-        for r in range(found[s]):
-            status[s * 13 + r] = UP
         up += found[s]
-    space = False
-    for p in range(R.PILES):
-        if length[p] == 0:
-            space = True
-            continue
-        for h in range(down[p], length[p]):
-            status[cards[p, h]] |= FACE_UP
-        status[cards[p, length[p] - 1]] |= EXPOSED
+    for c in range(R.N_CARDS):
+        bit = _bit(c)
+        status[c] = ((UP if up_set & bit else 0) | (FACE_UP if face & bit else 0)
+                     | (EXPOSED if exposed & bit else 0))
     if misc[R.STOCK_DEALT] == 0:
         for i in range(R.STOCK_FIRST, R.N_CARDS):
-            status[deal[i]] |= EXPOSED | FACE_UP
+            status[deal[i]] |= FACE_UP
     changed = True
     while changed:
         changed = False
@@ -137,16 +164,6 @@ def dead_end_sweeps(cards, length, down, found, misc, deal, where, easy, status)
     card-set version the search runs."""
     return not _fixpoint(cards, length, down, found, misc, deal, where, easy, status, -1, -1,
                          NO_OCCUPANTS)[0]
-
-
-RANKS = np.uint64((1 << 13) - 1)  # one bit per rank of a suit's 13 bits in a card set
-EVERY_CARD = np.uint64((1 << R.N_CARDS) - 1)
-KINGS = np.uint64(sum(1 << (s * 13 + R.KING) for s in range(4)))
-
-
-@kernel
-def _bit(card):
-    return np.uint64(1) << np.uint64(card)
 
 
 @kernel
@@ -211,22 +228,7 @@ def dead_end(cards, length, down, found, misc, deal, where, easy, status):
     It is the least fixpoint of the same monotone rules that ``dead_end_sweeps`` computes card
     by card, so the two agree on every position (tested); ``status`` is unused.
     """
-    up = np.uint64(0)
-    for s in range(4):
-        up |= ((np.uint64(1) << np.uint64(found[s])) - np.uint64(1)) << np.uint64(13 * s)
-    face = np.uint64(0)
-    exposed = np.uint64(0)
-    space = False
-    for p in range(R.PILES):
-        if length[p] == 0:
-            space = True
-            continue
-        for h in range(down[p], length[p]):
-            face |= _bit(cards[p, h])
-        exposed |= _bit(cards[p, length[p] - 1])
-    if misc[R.STOCK_DEALT] == 0:
-        for i in range(R.STOCK_FIRST, R.N_CARDS):
-            exposed |= _bit(deal[i])
+    up, face, exposed, space = _known_at_start(cards, length, down, found, misc, deal)
     left = np.uint64(0)
     rejected = np.uint64(0)  # movable cards whose only exposed parents lie above them, parted
     while True:
