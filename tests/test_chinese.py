@@ -442,6 +442,39 @@ def test_loss_tests_never_fire_on_a_winning_line():
     assert checked > 2000
 
 
+@pytest.mark.parametrize("easy, blocks", RULES)
+def test_dead_end_over_card_sets_is_the_sweeping_fixpoint(easy, blocks):
+    """``dead_end`` (computed over 64-bit card sets, what the search runs) and
+    ``dead_end_sweeps`` (the pile-by-pile sweeps the occupation test extends) are the same
+    least fixpoint: they agree on every position of random play (foundation moves favoured,
+    so that foundations grow) from full deals and from reduced ones, spaces and a dealt stock
+    included."""
+    rng = random.Random(zlib.crc32(f"dead{easy}{blocks}".encode()))
+    status = np.zeros(R.N_CARDS, dtype=np.int64)
+    out = np.zeros(CS.MAX_MOVES, dtype=np.int64)
+    checked = lost = 0
+    for i in range(100):
+        if i % 2:
+            pos = reduced_position(rng, rng.randint(12, 40))
+        else:
+            pos = P.new_position(np.array([parse_card(c) for c in ref.random_deal(rng)],
+                                          dtype=np.int8))
+        for _ in range(150):
+            args = (pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, pos.where,
+                    easy, status)
+            verdict = L.dead_end(*args)
+            assert verdict == L.dead_end_sweeps(*args), (i, position_view(pos))
+            checked += 1
+            lost += verdict
+            k = CS.all_moves(pos, easy, blocks == "sequence", 0, out)
+            if k == 0:
+                break
+            moves = [int(m) for m in out[:k]]
+            up = [m for m in moves if (m >> 24) & 255 == R.FOUNDATION]
+            P.play(pos, rng.choice(up) if up and rng.random() < 0.6 else rng.choice(moves))
+    assert checked > 2500 and 100 < lost < checked - 100
+
+
 def _occupation_positions(rng, cards_left, beyond_only, wanted, budget, easy=False,
                           blocks="any"):
     """Reduced positions that ``occupation_dead_end`` calls lost (``beyond_only``: and

@@ -10,8 +10,9 @@ searched completely.  Both read the rules' state arrays (a search ``Position`` p
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..jit import jit, kernel
+from ..jit import inline_kernel, jit, kernel
 
 from ..rules import chinese as R
 
@@ -41,6 +42,40 @@ def _can_take_at(cards, where, status, p, h, t):
     return False
 
 
+RANKS = np.uint64((1 << 13) - 1)  # one bit per rank of a suit's 13 bits in a card set
+EVERY_CARD = np.uint64((1 << R.N_CARDS) - 1)
+KINGS = np.uint64(sum(1 << (s * 13 + R.KING) for s in range(4)))
+
+
+@kernel
+def _bit(card):
+    return np.uint64(1) << np.uint64(card)
+
+
+@inline_kernel
+def _known_at_start(cards, length, down, found, misc, deal):
+    """What the fixpoints start from, as card sets: the cards on the foundations (up), the
+    face-up tableau cards, the exposed cards (tops, and the stock while it is there), and
+    whether a pile is empty."""
+    up = np.uint64(0)
+    for s in range(4):
+        up |= ((np.uint64(1) << np.uint64(found[s])) - np.uint64(1)) << np.uint64(13 * s)
+    face = np.uint64(0)
+    exposed = np.uint64(0)
+    space = False
+    for p in range(R.PILES):
+        if length[p] == 0:
+            space = True
+            continue
+        for h in range(down[p], length[p]):
+            face |= _bit(cards[p, h])
+        exposed |= _bit(cards[p, length[p] - 1])
+    if misc[R.STOCK_DEALT] == 0:
+        for i in range(R.STOCK_FIRST, R.N_CARDS):
+            exposed |= _bit(deal[i])
+    return up, face, exposed, space
+
+
 @kernel
 def _fixpoint(cards, length, down, found, misc, deal, where, easy, status, held_p, held_h,
               occupant):
@@ -57,24 +92,17 @@ def _fixpoint(cards, length, down, found, misc, deal, where, easy, status, held_
     facts are derived does not change the fixpoint: piles are swept top card first, so that a
     card leaving exposes the one under it in the same sweep, and the sweeps stop as soon as
     every card can go up."""
-    for c in range(R.N_CARDS):
-        status[c] = 0
+    up_set, face, exposed, space = _known_at_start(cards, length, down, found, misc, deal)
     up = 0
     for s in range(4):
-        for r in range(found[s]):
-            status[s * 13 + r] = UP
         up += found[s]
-    space = False
-    for p in range(R.PILES):
-        if length[p] == 0:
-            space = True
-            continue
-        for h in range(down[p], length[p]):
-            status[cards[p, h]] |= FACE_UP
-        status[cards[p, length[p] - 1]] |= EXPOSED
+    for c in range(R.N_CARDS):
+        bit = _bit(c)
+        status[c] = ((UP if up_set & bit else 0) | (FACE_UP if face & bit else 0)
+                     | (EXPOSED if exposed & bit else 0))
     if misc[R.STOCK_DEALT] == 0:
         for i in range(R.STOCK_FIRST, R.N_CARDS):
-            status[deal[i]] |= EXPOSED | FACE_UP
+            status[deal[i]] |= FACE_UP
     changed = True
     while changed:
         changed = False
@@ -130,13 +158,53 @@ NO_OCCUPANTS = np.full(2 * R.N_CARDS, -1, dtype=np.int64)
 
 
 @kernel
+def dead_end_sweeps(cards, length, down, found, misc, deal, where, easy, status):
+    """``dead_end`` computed by sweeping the piles card by card (``_fixpoint``, which the
+    occupation test extends): the same least fixpoint, kept as the tests' cross-check of the
+    card-set version the search runs."""
+    return not _fixpoint(cards, length, down, found, misc, deal, where, easy, status, -1, -1,
+                         NO_OCCUPANTS)[0]
+
+
+@kernel
+def _builders_of(cards):
+    """The set of cards that build on some card of ``cards`` (one rank lower, other colour):
+    a card set is four 13-bit suits (card id = suit * 13 + rank; clubs and spades black)."""
+    red = ((cards >> np.uint64(13)) | (cards >> np.uint64(26))) & RANKS
+    black = (cards | (cards >> np.uint64(39))) & RANKS
+    on_red = red >> np.uint64(1)
+    on_black = black >> np.uint64(1)
+    return (on_red | (on_red << np.uint64(39)) | (on_black << np.uint64(13))
+            | (on_black << np.uint64(26)))
+
+
+@inline_kernel
+def _takes(cards, where, exposed, left, p, h, y):
+    """``_can_take_at`` over card sets: may y (at height h of pile p) go onto one of the two
+    cards it builds on that are exposed?"""
+    t = (R.rank(y) + 1) + (0 if R.red(y) else 13)
+    for k in range(2):
+        if k == 1:
+            t = twin(t)
+        if exposed & _bit(t) == 0:
+            continue
+        at = where[t]
+        if at < 0 or at // R.CAPACITY != p or at % R.CAPACITY < h:
+            return True
+        for i in range(h + 1, at % R.CAPACITY + 1):
+            if left & _bit(cards[p, i]):
+                return True
+    return False
+
+
+@kernel
 def dead_end(cards, length, down, found, misc, deal, where, easy, status):
     """True if some card can provably never reach its foundation (so the position is lost).
 
-    A least fixpoint of necessary conditions, over the position as it stands (``status`` is a
-    work array of 52 entries).  Each condition names events that must happen before the event
-    it guards, so every event of any actual continuation is derived here (induction on time),
-    and a card never derived ``up`` never reaches its foundation:
+    A least fixpoint of necessary conditions, over the position as it stands.  Each condition
+    names events that must happen before the event it guards, so every event of any actual
+    continuation is derived here (induction on time), and a card never derived ``up`` never
+    reaches its foundation:
 
     * exposed(c): c becomes the top of a pile.  True for tops and for stock cards (they land on
       top); otherwise the card y now directly on c must leave it first (no card can be put on
@@ -153,9 +221,58 @@ def dead_end(cards, length, down, found, misc, deal, where, easy, status):
     Cards on the foundations count as up and are never exposed (they can take no card).
 
     ``where`` holds the card places (a search ``Position``'s).
+
+    Computed over card sets (64-bit masks of exposed, face-up, left and up cards): each round
+    finds at once every face-up card that may now leave (up, onto an exposed card it builds
+    on, or into a space) and every card that may go up, until a round derives nothing new.
+    It is the least fixpoint of the same monotone rules that ``dead_end_sweeps`` computes card
+    by card, so the two agree on every position (tested); ``status`` is unused.
     """
-    return not _fixpoint(cards, length, down, found, misc, deal, where, easy, status, -1, -1,
-                         NO_OCCUPANTS)[0]
+    up, face, exposed, space = _known_at_start(cards, length, down, found, misc, deal)
+    left = np.uint64(0)
+    rejected = np.uint64(0)  # movable cards whose only exposed parents lie above them, parted
+    while True:
+        movable = up | _builders_of(exposed)
+        if space:
+            movable |= EVERY_CARD if easy else KINGS
+        candidates = face & ~left & ~rejected & movable
+        if candidates:
+            # One card at a time, so that what it exposes is seen at once.
+            y = trailing_zeros(candidates)
+            bit = _bit(y)
+            at = where[y]
+            p = at // R.CAPACITY
+            h = at % R.CAPACITY
+            if h == 0 and space:
+                left |= bit  # nothing to learn from it: a space exists already
+                continue
+            if not (up & bit != 0 or (h > 0 and space and (easy or R.rank(y) == R.KING))
+                    or _takes(cards, where, exposed, left, p, h, y)):
+                rejected |= bit
+                continue
+            left |= bit
+            rejected = np.uint64(0)
+            if h > 0:
+                under = _bit(cards[p, h - 1])
+                exposed |= under
+                face |= under
+            else:
+                space = True
+            continue
+        grew = False
+        for s in range(4):
+            shift = np.uint64(13 * s)
+            run = ((up | exposed) >> shift) & RANKS
+            # The foundation of suit s can grow through every exposed card that follows it.
+            grown = (((run + np.uint64(1)) & ~run) - np.uint64(1)) << shift
+            if grown != up & (RANKS << shift):
+                up |= grown
+                grew = True
+        if up == EVERY_CARD:
+            return False
+        if not grew:
+            return True
+        rejected = np.uint64(0)
 
 
 @kernel
