@@ -222,15 +222,18 @@ def dead_end(cards, length, down, found, misc, deal, where, easy, status):
 
     ``where`` holds the card places (a search ``Position``'s).
 
-    Computed over card sets (64-bit masks of exposed, face-up, left and up cards): each round
-    finds at once every face-up card that may now leave (up, onto an exposed card it builds
-    on, or into a space) and every card that may go up, until a round derives nothing new.
+    Computed over card sets (64-bit masks of exposed, face-up, left and up cards): face-up
+    cards that may now leave (up, onto an exposed card they build on, or into a space) are
+    taken one at a time, each exposing the card under it, and when none is left the
+    foundations grow through the exposed cards; this repeats until nothing new is derived.
     It is the least fixpoint of the same monotone rules that ``dead_end_sweeps`` computes card
     by card, so the two agree on every position (tested); ``status`` is unused.
     """
     up, face, exposed, space = _known_at_start(cards, length, down, found, misc, deal)
     left = np.uint64(0)
-    rejected = np.uint64(0)  # movable cards whose only exposed parents lie above them, parted
+    # Cards that may not leave yet although a parent is exposed: it lies above them in their
+    # own pile with no card between them taken off yet.  Looked at again after any change.
+    rejected = np.uint64(0)
     while True:
         movable = up | _builders_of(exposed)
         if space:
