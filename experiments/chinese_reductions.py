@@ -310,9 +310,6 @@ def engine_position(s: State):
                         misc, np.asarray(s.deal, dtype=np.int8))
 
 
-STATUS = np.zeros(R.N_CARDS, np.int64)
-
-
 def search(start: State, limit: int, *, reduce=False, dead=False,
            abstract=False):
     """Depth-first search of every position reachable (with the options' reductions).
@@ -326,7 +323,7 @@ def search(start: State, limit: int, *, reduce=False, dead=False,
         seen.add(key)
         if sum(s.found) == R.N_CARDS:
             return True
-        if dead and CS.lost_at_sight(engine_position(s), False, STATUS):
+        if dead and CS.lost_at_sight(engine_position(s), False):
             return False
         count[0] += 1
         if count[0] > limit:

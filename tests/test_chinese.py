@@ -430,7 +430,7 @@ def test_loss_tests_never_fire_on_a_winning_line():
         deal = GAME.deal(seed)
         pos = P.new_position(deal)
         for move in moves:
-            assert not CS.lost_at_sight(pos, False, status), (seed, move)
+            assert not CS.lost_at_sight(pos, False), (seed, move)
             if checked % 4 == 0:
                 assert not L.occupation_dead_end(pos.cards, pos.length, pos.down, pos.found,
                                                  pos.misc, deal, pos.where, False, status,
@@ -461,9 +461,9 @@ def test_dead_end_over_card_sets_is_the_sweeping_fixpoint(easy, blocks):
                                           dtype=np.int8))
         for _ in range(150):
             args = (pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, pos.where,
-                    easy, status)
+                    easy)
             verdict = L.dead_end(*args)
-            assert verdict == L.dead_end_sweeps(*args), (i, position_view(pos))
+            assert verdict == L.dead_end_sweeps(*args, status), (i, position_view(pos))
             checked += 1
             lost += verdict
             k = CS.all_moves(pos, easy, blocks == "sequence", 0, out)
@@ -492,7 +492,7 @@ def _occupation_positions(rng, cards_left, beyond_only, wanted, budget, easy=Fal
                                      pos.deal, pos.where, easy, status, occupant):
             continue
         assert position_view(pos) == start
-        missed = not CS.lost_at_sight(pos, easy, status)
+        missed = not CS.lost_at_sight(pos, easy)
         if beyond_only and not missed:
             continue
         outcome, _, _ = search(pos, easy, blocks, 0, budget)
@@ -578,8 +578,7 @@ def test_random_walk_wins_replay():
         for easy in (False, True):
             deal = GAME.deal(seed)
             won, length, _ = T.random_walks(P.new_position(deal), easy, False, 20, T.WALK_STEPS,
-                                            seed, T.WALK_GREEDY, ws.moves, ws.worth, ws.status,
-                                            ws.line)
+                                            seed, T.WALK_GREEDY, ws.moves, ws.worth, ws.line)
             if won:
                 wins += 1
                 moves = [R.format_move(int(m)) for m in ws.line[:length]]

@@ -61,7 +61,6 @@ class Beam(NamedTuple):
     moves: np.ndarray        # int64[CS.MAX_MOVES]
     played: np.ndarray       # int64[CS.MAX_PLAYED]
     tokens: np.ndarray       # int64[CS.MAX_PLAYED]
-    status: np.ndarray       # int64[52]
     line: np.ndarray         # int64[CS.MAX_PLAYED]: a won line on return
 
 
@@ -74,8 +73,7 @@ def new_beam(width: int) -> Beam:
                 z(children, np.int64), z(children, np.int64), z(children, np.int64),
                 z(2 * SCORE_OFFSET + 1, np.int64), z(records, np.int64), z(records + 1, np.int64),
                 z(records * LOG_PER_RECORD, np.int64), z(CS.MAX_MOVES, np.int64),
-                z(CS.MAX_PLAYED, np.int64), z(CS.MAX_PLAYED, np.int64), z(R.N_CARDS, np.int64),
-                z(CS.MAX_PLAYED, np.int64))
+                z(CS.MAX_PLAYED, np.int64), z(CS.MAX_PLAYED, np.int64), z(CS.MAX_PLAYED, np.int64))
 
 
 @kernel
@@ -173,7 +171,7 @@ def beam_search(pos, easy, sequence_blocks, width, beam, keys, stamps, deal_firs
     best = pos.misc[R.SCORE]
     if best == R.N_CARDS:
         return WIN, best, 0, 0
-    if CS.lost_at_sight(pos, easy, beam.status):
+    if CS.lost_at_sight(pos, easy):
         return UNKNOWN, best, 0, 0
     played = 0
     _store(pos, beam, START, 0)
@@ -220,7 +218,7 @@ def beam_search(pos, easy, sequence_blocks, width, beam, keys, stamps, deal_firs
                         break
                     continue
                 fresh = tt_find(keys, stamps, pos.key[0], pos.key[1], deal_first, stamp) < 0
-                if fresh and not CS.lost_at_sight(pos, easy, beam.status):
+                if fresh and not CS.lost_at_sight(pos, easy):
                     tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first, stamp)
                     beam.child_parent[children] = slot
                     beam.child_move[children] = move

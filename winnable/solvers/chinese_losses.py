@@ -198,7 +198,7 @@ def _takes(cards, where, exposed, left, p, h, y):
 
 
 @kernel
-def dead_end(cards, length, down, found, misc, deal, where, easy, status):
+def dead_end(cards, length, down, found, misc, deal, where, easy):
     """True if some card can provably never reach its foundation (so the position is lost).
 
     A least fixpoint of necessary conditions, over the position as it stands.  Each condition
@@ -227,7 +227,7 @@ def dead_end(cards, length, down, found, misc, deal, where, easy, status):
     taken one at a time, each exposing the card under it, and when none is left the
     foundations grow through the exposed cards; this repeats until nothing new is derived.
     It is the least fixpoint of the same monotone rules that ``dead_end_sweeps`` computes card
-    by card, so the two agree on every position (tested); ``status`` is unused.
+    by card, so the two agree on every position (tested).
     """
     up, face, exposed, space = _known_at_start(cards, length, down, found, misc, deal)
     left = np.uint64(0)

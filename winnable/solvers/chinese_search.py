@@ -117,7 +117,6 @@ class Workspace(NamedTuple):
     played: np.ndarray        # int64[MAX_PLAYED]: every move of the current line
     tokens: np.ndarray        # int64[MAX_PLAYED]
     segment: np.ndarray       # int64[MAX_DEPTH + 1]: where each node's moves start in played
-    status: np.ndarray        # int64[52]: dead_end's work array
     line: np.ndarray          # int64[MAX_PLAYED]: a won line on return
 
 
@@ -132,7 +131,7 @@ def new_workspace() -> Workspace:
         z((MAX_MEMBERS, 2), np.uint64), z(MAX_MEMBERS, np.int64), z(MAX_MEMBERS, np.int64),
         z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
-        z(R.N_CARDS, np.int64), z(MAX_PLAYED, np.int64))
+        z(MAX_PLAYED, np.int64))
 
 
 # --- cards and piles ---------------------------------------------------------------------
@@ -736,9 +735,9 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
 # --- the search ------------------------------------------------------------------------------
 
 @kernel
-def lost_at_sight(pos, easy, status):
+def lost_at_sight(pos, easy):
     return dead_end(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, pos.where,
-                    easy, status)
+                    easy)
 
 
 @kernel
@@ -748,7 +747,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     (outcome, best score, successors played, line length); a won line is left in ``ws.line``."""
     if pos.misc[R.SCORE] == R.N_CARDS:
         return WIN, pos.misc[R.SCORE], 0, 0
-    if rules & DEAD_END and lost_at_sight(pos, easy, ws.status):
+    if rules & DEAD_END and lost_at_sight(pos, easy):
         return LOSS, pos.misc[R.SCORE], 0, 0
     symmetric = pos.symmetric[0]
     if (rules & SYMMETRY != 0) != symmetric:
@@ -809,7 +808,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 skip = True
                 outcome = UNKNOWN  # the line is cut: the search cannot be complete
                 ws.leaning[depth] = True
-            elif rules & DEAD_END and lost_at_sight(pos, easy, ws.status):
+            elif rules & DEAD_END and lost_at_sight(pos, easy):
                 skip = True
                 tt_store(keys, stamps, pos.key[0], pos.key[1], LOST, deal_first, stamp)
             if skip:

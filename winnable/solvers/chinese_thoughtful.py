@@ -148,7 +148,7 @@ class Thoughtful:
             ws = self.workspace
             won, length, _ = random_walks(pos, self.easy, self.sequence, walks, WALK_STEPS,
                                           walk_seed(deal), WALK_GREEDY, ws.moves, ws.worth,
-                                          ws.status, ws.line)
+                                          ws.line)
             if won:
                 return WIN, ws.line[:length].copy()
         return UNKNOWN, none
@@ -166,7 +166,7 @@ class Thoughtful:
             self.strategy_win(deal)
         ws = self.workspace
         random_walks(pos, self.easy, self.sequence, 1, WALK_STEPS, walk_seed(deal), WALK_GREEDY,
-                     ws.moves, ws.worth, ws.status, ws.line)
+                     ws.moves, ws.worth, ws.line)
 
     def solve(self, deal: np.ndarray, start=None):
         """Decide one deal, or the position ``start`` of it (the rules' state arrays: cards,
@@ -272,8 +272,7 @@ def walk_seed(deal: np.ndarray) -> np.uint64:
 
 
 @kernel
-def random_walks(pos, easy, sequence_blocks, walks, steps, seed, greedy, moves, worth, status,
-                 line):
+def random_walks(pos, easy, sequence_blocks, walks, steps, seed, greedy, moves, worth, line):
     """Random playouts, a way to find wins the depth-first search misses (its move orders
     share one heuristic; wins of some deals lie where none of them look).  ``walks`` times,
     from the deal of ``pos``, play up to ``steps`` moves, each drawn among the legal moves (a
@@ -317,7 +316,7 @@ def random_walks(pos, easy, sequence_blocks, walks, steps, seed, greedy, moves, 
                 line[step] = move
                 if pos.misc[R.SCORE] == R.N_CARDS:
                     return True, step + 1, nodes
-                if not CS.lost_at_sight(pos, easy, status):
+                if not CS.lost_at_sight(pos, easy):
                     played = True
                     break
                 P.unplay(pos, move, token)
