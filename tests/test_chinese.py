@@ -34,14 +34,14 @@ def position_view(pos):
     return engine_view(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal)
 
 
-def search(pos, easy, blocks, rules, budget, table=TABLE, jitter=0):
+def search(pos, easy, blocks, rules, budget, table=TABLE, jitter=0, workspace=WORKSPACE):
     """One search from ``pos`` in a fresh table generation: (outcome name, nodes, line)."""
     table.begin_deal()
     stamp = table.begin_search()
     outcome, _, nodes, length = CS.search(pos, easy, blocks == "sequence", rules, budget,
                                           table.keys, table.stamps, table.deal_first, stamp,
-                                          WORKSPACE, jitter)
-    return OUTCOME_NAMES[int(outcome)], nodes, [int(m) for m in WORKSPACE.line[:length]]
+                                          workspace, jitter)
+    return OUTCOME_NAMES[int(outcome)], nodes, [int(m) for m in workspace.line[:length]]
 
 
 def replay_wins(state, line, easy, blocks):
@@ -321,6 +321,23 @@ def test_each_reduction_agrees_on_whole_lost_deals(seed, easy, blocks, too_large
         if name not in too_large:
             outcome, nodes, _ = search(pos, easy, blocks, CS.ALL & ~bit, 3_000_000)
             assert outcome == "loss" and nodes != everything, (name, nodes, everything)
+
+
+def test_a_class_larger_than_the_buffers_leaves_the_search_unknown():
+    """Deal 74 (easy, sequence blocks) is lost, and without the pile-order symmetry its search
+    meets classes of more than 16,384 positions.  With room for fewer members a class is not
+    searched completely, so the search must not call the deal lost (it once did, silently
+    dropping the members beyond 64); with the default room it proves the loss."""
+    pos = P.new_position(GAME.deal(74))
+    rules = CS.ALL & ~CS.SYMMETRY
+    for room, pool in ((64, CS.MEMBER_POOL), (1 << 14, CS.MEMBER_POOL), (CS.MAX_MEMBERS, 4096)):
+        small = CS.new_workspace(room, pool)
+        outcome, _, _ = search(pos, True, "sequence", rules, 3_000_000, workspace=small)
+        assert outcome == "unknown", (room, pool)
+        assert small.cut[0] > 0
+    cut = WORKSPACE.cut[0]
+    outcome, _, _ = search(pos, True, "sequence", rules, 3_000_000)
+    assert outcome == "loss" and WORKSPACE.cut[0] == cut
 
 
 def test_a_small_table_only_costs_repeated_work():

@@ -46,6 +46,14 @@ completely.
    up, puts a card up, deals the stock, takes a card off one it does not build on, or empties a
    pile, none of which can be undone: the graph of classes has no cycles, so a node searched to
    the end is lost whatever line reached it, and the table keeps it so for every restart.
+   Completeness needs every member: a class is enumerated up to ``MAX_MEMBERS`` positions (and
+   ``MAX_PATH`` class moves from the node's position; the members of the classes on the line
+   share a pool of ``MEMBER_POOL``).  A class larger than that is searched only in part (its
+   class moves past the bound are kept as ordinary moves, which may lead back into it), so the
+   node is not marked lost and the search can end ``unknown``, never ``loss``
+   (``ws.cut`` counts such classes).  Until 2026-12-02 the bound was 64 members and such a
+   class was taken as searched: a loss could rest on members never looked at (mended: the
+   same verdicts on strict deals 1-3,000, easy 1-400 and ``blocks=sequence easy=1`` 1-300).
 5. ``MERGE``: within a class, a move legal both in a member and in a member one class move away
    that ``expand`` met before is tried in the latter only.  The two positions after it are one
    class move apart as well (proved case by case in ``expand``), so they are won together.  The
@@ -82,8 +90,11 @@ REDUCTIONS = {"safe_up": SAFE_UP, "spaces": SPACES, "symmetry": SYMMETRY, "class
 
 MAX_DEPTH = 1024       # nodes on a line at most (more: that line is cut, the search unknown)
 MAX_MOVES = 512        # legal moves of one position at most
-MAX_MEMBERS = 64       # positions of one class enumerated at most (more: the rest as moves)
-MAX_PATH = 12          # class moves from a node's position to a member of its class at most
+MAX_MEMBERS = 1 << 16  # positions of one class enumerated at most (more: the search is incomplete)
+MEMBER_POOL = 1 << 20  # members of the classes of all the nodes on the line at most (alike)
+MAX_PATH = 24          # class moves from a node's position to a member of its class at most
+MERGE_MEMBERS = 64     # members whose moves later members may merge into (one bit each)
+SCANNED_MEMBERS = 64   # members of a class looked up by comparing keys (the rest: an index)
 MAX_SUCCESSORS = 1024  # successors of one node at most
 MAX_PLAYED = 8 * MAX_DEPTH
 MOVE_NAMES = R.N_CARDS << 8
@@ -97,6 +108,7 @@ class Workspace(NamedTuple):
     """Buffers of the search (allocated once per worker, reused for every deal)."""
     succ_move: np.ndarray     # int64[MAX_DEPTH, MAX_SUCCESSORS]: each node's successors
     succ_member: np.ndarray   # int64[MAX_DEPTH, MAX_SUCCESSORS]: the member each is played in
+                              # (its index in the pool, -1 for the node's own position)
     worth: np.ndarray         # int64[MAX_SUCCESSORS]
     count: np.ndarray         # int64[MAX_DEPTH]
     nxt: np.ndarray           # int64[MAX_DEPTH]
@@ -105,8 +117,14 @@ class Workspace(NamedTuple):
     rest: np.ndarray          # bool[MAX_DEPTH]: the node's other class members are still to come
     first: np.ndarray         # int64[MAX_DEPTH, MAX_MOVES]: the class moves of the node's position
     first_count: np.ndarray   # int64[MAX_DEPTH, 2]: its successors and class moves
-    mem_path: np.ndarray      # int64[MAX_DEPTH, MAX_MEMBERS, MAX_PATH]: how to reach a member
-    mem_len: np.ndarray       # int64[MAX_DEPTH, MAX_MEMBERS]
+    pool_parent: np.ndarray   # int32[MEMBER_POOL]: the member a member was reached from, or -1
+    pool_move: np.ndarray     # int32[MEMBER_POOL]: the class move that reached it
+    pool_len: np.ndarray      # int32[MEMBER_POOL]: class moves from the node's position
+    pool_end: np.ndarray      # int64[MAX_DEPTH]: the pool used by the nodes of the line so far
+    mem_slot: np.ndarray      # int64[2 * MAX_MEMBERS]: member index + 1 by key (open addressing)
+    mem_slot_stamp: np.ndarray  # int64[2 * MAX_MEMBERS]: the expansion that wrote the slot
+    chain: np.ndarray         # int64[MAX_PATH]: a member's path, last move first
+    cut: np.ndarray           # int64[1]: classes of this search larger than the buffers
     mem_key: np.ndarray       # uint64[MAX_MEMBERS, 2]
     mem_freed: np.ndarray     # int64[MAX_MEMBERS]: the card its parent swap freed, or -1
     mem_from: np.ndarray      # int64[MAX_MEMBERS]: the member it was reached from
@@ -120,15 +138,20 @@ class Workspace(NamedTuple):
     line: np.ndarray          # int64[MAX_PLAYED]: a won line on return
 
 
-def new_workspace() -> Workspace:
+def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Workspace:
+    """The buffers; ``max_members`` (a power of two) bounds the members of one class and
+    ``pool`` those of the classes on the line (the tests make them small to reach them)."""
     z = np.zeros
+    slots = 2 * max_members
     return Workspace(
         z((MAX_DEPTH, MAX_SUCCESSORS), np.int64), z((MAX_DEPTH, MAX_SUCCESSORS), np.int64),
         z(MAX_SUCCESSORS, np.int64), z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.int64),
         z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_),
         z((MAX_DEPTH, MAX_MOVES), np.int64), z((MAX_DEPTH, 2), np.int64),
-        z((MAX_DEPTH, MAX_MEMBERS, MAX_PATH), np.int64), z((MAX_DEPTH, MAX_MEMBERS), np.int64),
-        z((MAX_MEMBERS, 2), np.uint64), z(MAX_MEMBERS, np.int64), z(MAX_MEMBERS, np.int64),
+        np.full(pool, -1, np.int32), z(pool, np.int32), z(pool, np.int32), z(MAX_DEPTH, np.int64),
+        z(slots, np.int64), z(slots, np.int64),
+        z(MAX_PATH, np.int64), z(1, np.int64),
+        z((max_members, 2), np.uint64), z(max_members, np.int64), z(max_members, np.int64),
         z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
         z(MAX_PLAYED, np.int64))
@@ -506,15 +529,6 @@ def card_move(pos, move):
 
 
 @kernel
-def _play_path(pos, path, length, played, tokens, n):
-    for i in range(length):
-        tokens[n] = P.play(pos, path[i])
-        played[n] = path[i]
-        n += 1
-    return n
-
-
-@kernel
 def unplay_to(pos, played, tokens, n, start):
     """Take back ``played[start:n]`` (last first); returns ``start``."""
     for i in range(n - 1, start - 1, -1):
@@ -551,12 +565,50 @@ def _add_successor(pos, ws, depth, count, member, move, jitter):
     return count + 1
 
 
-@kernel
-def _member_of(ws, members, a, b):
-    for m in range(members):
+@inline_kernel
+def _member_of(ws, members, a, b, stamp):
+    """The member keyed (a, b) of this expansion's first ``members``, or -1.  The first
+    ``SCANNED_MEMBERS`` are compared one by one (they fit in a few cache lines, and most
+    classes are that small); the others are found through the index."""
+    for m in range(min(members, SCANNED_MEMBERS)):
         if ws.mem_key[m, 0] == a and ws.mem_key[m, 1] == b:
             return m
-    return -1
+    if members <= SCANNED_MEMBERS:
+        return -1
+    j = _member_slot(ws, a, b, stamp)
+    return ws.mem_slot[j] - 1 if ws.mem_slot_stamp[j] == stamp else -1
+
+
+@kernel
+def _member_slot(ws, a, b, stamp):
+    """The index slot of the member keyed (a, b) in this expansion, or the empty slot where it
+    goes (the caller tells them apart by ``ws.mem_slot_stamp``)."""
+    mask = ws.mem_slot.shape[0] - 1
+    j = np.int64(a & np.uint64(mask))
+    while ws.mem_slot_stamp[j] == stamp:
+        m = ws.mem_slot[j] - 1
+        if ws.mem_key[m, 0] == a and ws.mem_key[m, 1] == b:
+            return j
+        j = (j + 1) & mask
+    return j
+
+
+@inline_kernel
+def _play_member(pos, ws, member, played, tokens, n):
+    """Play the class moves from the node's position to ``member`` (a pool index, -1 for the
+    position itself); returns the new length of ``played``."""
+    if member < 0:
+        return n
+    length = ws.pool_len[member]
+    m = member
+    for s in range(length):
+        ws.chain[s] = ws.pool_move[m]
+        m = ws.pool_parent[m]
+    for s in range(length - 1, -1, -1):
+        tokens[n] = P.play(pos, ws.chain[s])
+        played[n] = ws.chain[s]
+        n += 1
+    return n
 
 
 @kernel
@@ -585,21 +637,21 @@ def expand(pos, easy, sequence_blocks, rules, ws, depth, jitter):
     moves ``expand_rest`` gives once these are searched (a win is usually found before).
     Returns the count, successors sorted best first."""
     k = all_moves(pos, easy, sequence_blocks, rules, ws.moves)
-    ws.mem_len[depth, 0] = 0
+    ws.pool_end[depth] = ws.pool_end[depth - 1] if depth > 0 else 0
     count = 0
     reversible = 0
     for j in range(k):
         move = ws.moves[j]
         if rules & SAFE_UP and safe_up(pos, move):
             ws.succ_move[depth, 0] = move
-            ws.succ_member[depth, 0] = 0
+            ws.succ_member[depth, 0] = -1
             ws.rest[depth] = False
             return 1
         if rules & CLASSES and is_reversible(pos, move, easy):
             ws.first[depth, reversible] = move
             reversible += 1
         else:
-            count = _add_successor(pos, ws, depth, count, 0, move, jitter)
+            count = _add_successor(pos, ws, depth, count, -1, move, jitter)
     ws.rest[depth] = reversible > 0
     ws.first_count[depth, 0] = count
     ws.first_count[depth, 1] = reversible
@@ -641,16 +693,22 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
     class a member's move reaches.
     """
     count = 0
+    cut = False
     stamp = ws.expansions[0] + 1
     ws.expansions[0] = stamp
     members = 1
+    base = ws.pool_end[depth]
+    room = min(ws.mem_key.shape[0], ws.pool_len.shape[0] - base)
+    if room < 1:
+        ws.cut[0] += 1  # the pool is full: the class's other members are not searched
+        return 0
+    ws.pool_len[base] = 0
     ws.mem_key[0, 0] = pos.key[0]
     ws.mem_key[0, 1] = pos.key[1]
     ws.mem_freed[0] = -1
     i = 0
     while i < members:
-        top = _play_path(pos, ws.mem_path[depth, i], ws.mem_len[depth, i], ws.played,
-                         ws.tokens, n)
+        top = _play_member(pos, ws, base + i, ws.played, ws.tokens, n)
         if i == 0:
             # The moves ``expand`` found, still in this node's buffers.
             k = 0
@@ -668,24 +726,30 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
         near = np.uint64(0)
         back = -1
         if i > 0:
-            last = ws.mem_path[depth, i, ws.mem_len[depth, i] - 1]
+            last = ws.pool_move[base + i]
             back = R.encode(R.TABLEAU, (last >> 8) & 255, (last >> 16) & 255, last & 255)
         for j in range(k):
             move = ws.moves[j]
             if i > 0 and rules & SAFE_UP and safe_up(pos, move):
                 ws.succ_move[depth, 0] = move
-                ws.succ_member[depth, 0] = i
+                ws.succ_member[depth, 0] = base + i
+                ws.pool_end[depth] = base + members
                 unplay_to(pos, ws.played, ws.tokens, top, n)
                 return 1
             if not is_reversible(pos, move, easy):
                 continue
             if move == back:
-                near |= np.uint64(1) << np.uint64(ws.mem_from[i])
+                if ws.mem_from[i] < MERGE_MEMBERS:
+                    near |= np.uint64(1) << np.uint64(ws.mem_from[i])
                 continue
             token = P.play(pos, move)
-            m = _member_of(ws, members, pos.key[0], pos.key[1])
-            if m < 0 and members < MAX_MEMBERS and ws.mem_len[depth, i] < MAX_PATH:
+            m = _member_of(ws, members, pos.key[0], pos.key[1], stamp)
+            if m < 0 and members < room and ws.pool_len[base + i] < MAX_PATH:
                 m = members
+                if m >= SCANNED_MEMBERS:
+                    slot = _member_slot(ws, pos.key[0], pos.key[1], stamp)
+                    ws.mem_slot_stamp[slot] = stamp
+                    ws.mem_slot[slot] = m + 1
                 ws.mem_key[m, 0] = pos.key[0]
                 ws.mem_key[m, 1] = pos.key[1]
                 source = (move >> 16) & 255
@@ -694,20 +758,20 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 ws.mem_from[m] = i
                 ws.mem_freed[m] = (pos.cards[source, pos.length[source] - 1]
                                    if plain_swap else -1)
-                for s in range(ws.mem_len[depth, i]):
-                    ws.mem_path[depth, m, s] = ws.mem_path[depth, i, s]
-                ws.mem_path[depth, m, ws.mem_len[depth, i]] = move
-                ws.mem_len[depth, m] = ws.mem_len[depth, i] + 1
+                ws.pool_parent[base + m] = base + i
+                ws.pool_move[base + m] = move
+                ws.pool_len[base + m] = ws.pool_len[base + i] + 1
                 members += 1
             P.unplay(pos, move, token)
             if m < 0:
                 # The class is larger than the buffers: the move stays an ordinary one.
                 ws.moves[j] = move | TRUNCATED
-            elif m < i:
+                cut = True
+            elif m < i and m < MERGE_MEMBERS:
                 near |= np.uint64(1) << np.uint64(m)
         # Pass 2: the other moves (those of ``pos`` itself were given by ``expand``), unless
         # legal in a member next to this one met before.
-        bit = np.uint64(1) << np.uint64(i)
+        bit = np.uint64(1) << np.uint64(i) if i < MERGE_MEMBERS else np.uint64(0)
         for j in range(k):
             move = ws.moves[j]
             truncated = move & TRUNCATED != 0
@@ -725,9 +789,13 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                     if earlier != 0:
                         continue
             if i > 0 or truncated:
-                count = _add_successor(pos, ws, depth, count, i, move, jitter)
+                count = _add_successor(pos, ws, depth, count, base + i if i > 0 else -1,
+                                       move, jitter)
         unplay_to(pos, ws.played, ws.tokens, top, n)
         i += 1
+    ws.pool_end[depth] = base + members
+    if cut:
+        ws.cut[0] += 1
     _sort_successors(ws, depth, count)
     return count
 
@@ -779,8 +847,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             ws.nxt[depth] += 1
             start = ws.segment[depth]
             member = ws.succ_member[depth, i]
-            n = _play_path(pos, ws.mem_path[depth, member], ws.mem_len[depth, member],
-                           ws.played, ws.tokens, start)
+            n = _play_member(pos, ws, member, ws.played, ws.tokens, start)
             ws.tokens[n] = P.play(pos, ws.succ_move[depth, i])
             ws.played[n] = ws.succ_move[depth, i]
             n += 1
@@ -824,8 +891,15 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
         elif ws.rest[depth]:
             ws.rest[depth] = False
             ws.nxt[depth] = 0
+            cut = ws.cut[0]
             ws.count[depth] = expand_rest(pos, easy, sequence_blocks, rules, ws, depth,
                                           ws.segment[depth], jitter)
+            if ws.cut[0] != cut:
+                # Members beyond the buffers are searched only through their class moves
+                # kept as ordinary moves, which may lead back into the class: the node's
+                # search is not complete.
+                outcome = UNKNOWN
+                ws.leaning[depth] = True
         else:
             s = ws.slot[depth]
             if s >= 0:
