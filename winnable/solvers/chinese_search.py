@@ -117,7 +117,7 @@ class Workspace(NamedTuple):
     rest: np.ndarray          # bool[MAX_DEPTH]: the node's other class members are still to come
     first: np.ndarray         # int64[MAX_DEPTH, MAX_MOVES]: the class moves of the node's position
     first_count: np.ndarray   # int64[MAX_DEPTH, 2]: its successors and class moves
-    pool_parent: np.ndarray   # int32[MEMBER_POOL]: the member a member was reached from, or -1
+    pool_parent: np.ndarray   # int32[MEMBER_POOL]: the member a member was reached from
     pool_move: np.ndarray     # int32[MEMBER_POOL]: the class move that reached it
     pool_len: np.ndarray      # int32[MEMBER_POOL]: class moves from the node's position
     pool_end: np.ndarray      # int64[MAX_DEPTH]: the pool used by the nodes of the line so far
@@ -127,7 +127,6 @@ class Workspace(NamedTuple):
     cut: np.ndarray           # int64[1]: classes of this search larger than the buffers
     mem_key: np.ndarray       # uint64[MAX_MEMBERS, 2]
     mem_freed: np.ndarray     # int64[MAX_MEMBERS]: the card its parent swap freed, or -1
-    mem_from: np.ndarray      # int64[MAX_MEMBERS]: the member it was reached from
     marks: np.ndarray         # uint64[MOVE_NAMES]: members where a move (by its cards) is legal
     mark_stamp: np.ndarray    # int64[MOVE_NAMES]: the expansion that wrote the marks
     expansions: np.ndarray    # int64[1]: expansions so far (the current mark stamp)
@@ -148,10 +147,10 @@ def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Wo
         z(MAX_SUCCESSORS, np.int64), z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.int64),
         z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_),
         z((MAX_DEPTH, MAX_MOVES), np.int64), z((MAX_DEPTH, 2), np.int64),
-        np.full(pool, -1, np.int32), z(pool, np.int32), z(pool, np.int32), z(MAX_DEPTH, np.int64),
+        z(pool, np.int32), z(pool, np.int32), z(pool, np.int32), z(MAX_DEPTH, np.int64),
         z(slots, np.int64), z(slots, np.int64),
         z(MAX_PATH, np.int64), z(1, np.int64),
-        z((max_members, 2), np.uint64), z(max_members, np.int64), z(max_members, np.int64),
+        z((max_members, 2), np.uint64), z(max_members, np.int64),
         z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
         z(MAX_PLAYED, np.int64))
@@ -739,8 +738,9 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
             if not is_reversible(pos, move, easy):
                 continue
             if move == back:
-                if ws.mem_from[i] < MERGE_MEMBERS:
-                    near |= np.uint64(1) << np.uint64(ws.mem_from[i])
+                reached_from = ws.pool_parent[base + i] - base
+                if reached_from < MERGE_MEMBERS:
+                    near |= np.uint64(1) << np.uint64(reached_from)
                 continue
             token = P.play(pos, move)
             m = _member_of(ws, members, pos.key[0], pos.key[1], stamp)
@@ -755,7 +755,6 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 source = (move >> 16) & 255
                 plain_swap = (pos.length[source] > 0
                               and pos.length[(move >> 8) & 255] > move & 255)
-                ws.mem_from[m] = i
                 ws.mem_freed[m] = (pos.cards[source, pos.length[source] - 1]
                                    if plain_swap else -1)
                 ws.pool_parent[base + m] = base + i
