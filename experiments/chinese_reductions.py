@@ -33,8 +33,9 @@ either into the engine:
 
 Positions: a seeded random walk of ``steps`` moves from deal ``seed`` (``seed/steps``).
 Writes results/chinese/reductions.{csv,md}: per position, the states of each baseline and of
-each reduction (``limit`` at most: more is "over"), and the engine's classes (version 5, every
-reduction, its own table) for scale.  Measured, not adopted: see results/NOTES.md."""
+each reduction (``limit`` at most: more is "over"), and the engine's classes (the thoughtful
+solver's current version, every reduction, its own table) for scale.  Measured, not adopted:
+see results/NOTES.md."""
 
 from __future__ import annotations
 
@@ -400,7 +401,8 @@ def main() -> None:
             "position; `dead_end_persistent`: the same with persistent sets; `plain` and "
             "`twin_abstract`: neither, and the abstraction (`twin_verdict`: its verdict, where "
             "`win` against a `loss` means the relaxation is too weak to prove that loss); "
-            "`engine_classes`: the engine (version 5, every reduction), for scale. See "
+            f"`engine_classes`: the engine (version {GAME.solver_versions['thoughtful']}, every "
+            "reduction), for scale. See "
             "results/NOTES.md.\n\n" + markdown(df, {c: c for c in df.columns}))
     out.with_suffix(".md").write_text(text)
     print(text)
