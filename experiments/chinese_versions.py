@@ -12,9 +12,11 @@ runs/chinese_thoughtful_n100000.parquet --label strict`` (and the same for easy)
 results/chinese/versions_<label>.md and prints it."""
 
 import argparse
+import json
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 
 from common import ROOT
 from winnable.report import markdown
@@ -43,8 +45,9 @@ def main() -> None:
     seeds = f"{both.index.min():,}-{both.index.max():,}"
     text = [f"# Chinese Solitaire thoughtful, {args.label}: old against new version, deals "
             f"{seeds} ({len(both):,} deals)\n",
-            f"Old run: `{Path(args.old).name}`; new run: `{Path(args.new).name}`, each version "
-            "at its own defaults. Rows: the old verdict; columns: the new one.\n",
+            f"Old run: `{Path(args.old).name}`{described(args.old)}; new run: "
+            f"`{Path(args.new).name}`{described(args.new)}, each version at its own defaults. "
+            "Rows: the old verdict; columns: the new one.\n",
             markdown(cross.reset_index(), {c: c for c in ["old \\ new", *cross.columns]}),
             f"\nDeals won by one version and lost by the other: {len(flips)} (each would be a "
             "bug in one of them)" + (f": {', '.join(map(str, flips.index))}." if len(flips)
@@ -60,6 +63,17 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(text))
     print("\n".join(text))
+
+
+def described(path: str) -> str:
+    """`` (solver version N, budget B)`` from a run file's metadata, or nothing without it."""
+    meta = pq.read_schema(path).metadata or {}
+    if b"winnable" not in meta:
+        return ""
+    spec = json.loads(meta[b"winnable"])
+    budget = spec.get("options", {}).get("budget")
+    return (f" (solver version {spec['rules_version']}"
+            + (f", budget {budget:,}" if budget else "") + ")")
 
 
 if __name__ == "__main__":
