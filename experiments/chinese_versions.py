@@ -12,13 +12,12 @@ runs/chinese_thoughtful_n100000.parquet --label strict`` (and the same for easy)
 results/chinese/versions_<label>.md and prints it."""
 
 import argparse
-import json
 from pathlib import Path
 
 import pandas as pd
-import pyarrow.parquet as pq
 
 from common import ROOT
+from winnable.batch import read_spec
 from winnable.report import markdown
 
 COLUMNS = ["seed", "outcome", "nodes", "seconds"]
@@ -66,13 +65,13 @@ def main() -> None:
 
 
 def described(path: str) -> str:
-    """`` (solver version N, budget B)`` from a run file's metadata, or nothing without it."""
-    meta = pq.read_schema(path).metadata or {}
-    if b"winnable" not in meta:
+    """`` (solver version N, budget B)`` from a run file's stored identity, or nothing without
+    one."""
+    spec = read_spec(Path(path))
+    if spec is None:
         return ""
-    spec = json.loads(meta[b"winnable"])
-    budget = spec.get("options", {}).get("budget")
-    return (f" (solver version {spec['rules_version']}"
+    budget = dict(spec.options).get("budget")
+    return (f" (solver version {spec.engine_version}"
             + (f", budget {budget:,}" if budget else "") + ")")
 
 
