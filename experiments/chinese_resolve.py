@@ -67,14 +67,17 @@ def ladder_table(ladder: Path, default_budget: int) -> pd.DataFrame:
     steps = frame["step"] if "step" in frame.columns else pd.Series(0, index=frame.index)
     unknown = int(((frame.outcome == "unknown") | (steps > 0)).sum())  # before any escalation
     lines = [{"step": 0, "options": f"budget={default_budget}", "tried": "", "wins": "",
-              "losses": "", "unknown left": unknown, "s per deal": ""}]
+              "losses": "", "unknown left": unknown, "s per deal settled": ""}]
     for h in escalations(ladder):
         unknown -= h["settled"]
-        last = frame[steps == h["step"]]  # the deals this step solved last
+        # Settled rows are never solved again, so this figure does not move when a later
+        # step is added (the seconds of a row still unknown are its latest attempt's).
+        settled = frame[(steps == h["step"]) & (frame.outcome != "unknown")]
         options = ",".join(f"{k}={v}" for k, v in h["options"].items())
         lines.append({"step": h["step"], "options": options, "tried": h["tried"],
                       "wins": h["wins"], "losses": h["losses"], "unknown left": unknown,
-                      "s per deal": round(float(last.seconds.mean()), 1)})
+                      "s per deal settled": round(float(settled.seconds.mean()), 1)
+                      if len(settled) else ""})
     return pd.DataFrame(lines)
 
 
@@ -87,8 +90,8 @@ def write_ladder(table: pd.DataFrame, out: Path, args) -> None:
              "still unknown with the solver options shown (the others at their defaults: "
              "`beam` is the width of the beam search, off by default), made by `python "
              f"experiments/chinese_resolve.py --n {args.n} --steps \"{args.steps}\"`. s per "
-             "deal: the mean solver seconds (wall, per worker) of the deals a step solved "
-             "last.\n")
+             "deal settled: the mean solver seconds (wall, per worker) of the deals a step "
+             "settled.\n")
     out.with_suffix(".md").write_text(title + markdown(table, {c: c for c in table.columns})
                                       + notes)
     print(table.to_string(index=False))
