@@ -111,3 +111,25 @@ def test_cli_resolve_and_summary(run, capsys, monkeypatch):
     with pytest.raises(SystemExit) as done:
         main()
     assert done.value.code == 2 and "error: give the options" in capsys.readouterr().err
+
+
+def test_a_table_too_small_for_the_budget_gets_a_note(capsys, monkeypatch):
+    from winnable import get_game
+    from winnable.solvers.table import ENTRY_BYTES, entries_for, memory_mb_for
+    game = get_game("chinese")
+    assert game.option_notes("thoughtful", game.solver_options("thoughtful", None)) == []
+    big = game.solver_options("thoughtful", {"budget": 50_000_000})
+    (note,) = game.option_notes("thoughtful", big)
+    assert "holds 2,097,152 positions" in note and "--option memory_mb=2560 " in note
+    assert entries_for(2560, ENTRY_BYTES) >= 100_000_000 > entries_for(2559, ENTRY_BYTES)
+    assert memory_mb_for(1) == 1 and memory_mb_for(2**27) == 2560
+    enough = game.solver_options("thoughtful", {"budget": 50_000_000, "memory_mb": 2560})
+    assert game.option_notes("thoughtful", enough) == []
+    assert game.option_notes("sampling", game.solver_options("sampling", None)) == []
+    monkeypatch.setattr("sys.argv", ["winnable", "solve", "--game", "chinese", "--seed", "1",
+                                     "-o", "budget=100000", "-o", "memory_mb=1"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 0
+    err = capsys.readouterr().err
+    assert "note: a table of 1 MB holds 32,768 positions" in err and "--option memory_mb=5 holds 262,144" in err

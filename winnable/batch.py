@@ -419,6 +419,8 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
         with _writing(out_path):
             parts.mkdir(exist_ok=True)
             write_text_atomic(parts / "run.json", spec.to_json())
+        if progress:
+            advise(spec)
         client = connect(scheduler) if scheduler is not None else None
         if client is None:
             warm_up(spec, progress)
@@ -457,6 +459,12 @@ class _writing:
             where = f" ({exc.filename})" if exc.filename else ""
             raise BatchError(f"cannot write --out {self.out}: {reason}{where}") from None
         return False
+
+
+def advise(spec: RunSpec) -> None:
+    """Print the game's advice on the run's options (``Game.option_notes``)."""
+    for note in get_game(spec.game).option_notes(spec.solver, dict(spec.options)):
+        warn(note)
 
 
 def warm_up(spec: RunSpec, progress: bool) -> None:

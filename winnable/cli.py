@@ -189,6 +189,8 @@ def solve(chosen, solver, options, as_json):
     g, cards, variant, seed = chosen.game, chosen.cards, chosen.variant, chosen.seed
     solver = g.check_solver(solver)
     options = g.solver_options(solver, parse_options(options))
+    for note in g.option_notes(solver, options):
+        click.echo(note, err=True)
     g.warm_up(variant, solver, options)  # compiled before the clock starts
     # The cards alone fix the game, random players included: a deal typed in plays the same.
     result = g.solve(cards, variant, solver, **options)

@@ -177,6 +177,8 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
         size = chunk or DEFAULT_CHUNK
         chunks = [left[i:i + size] for i in range(0, len(left), size)]
         spec_json = wanted.to_json()
+        if progress:
+            B.advise(wanted)
         client = B.connect(scheduler) if scheduler is not None else None
         if client is None:
             B.warm_up(wanted, progress)

@@ -296,6 +296,12 @@ class Game:
                                    f"{solver}: expected {limits.expected()}") from None
         return known
 
+    def option_notes(self, solver: str, options: Mapping[str, Any]) -> list[str]:
+        """One-line advice on a solver's filled-in options that are legal but likely to waste
+        the run (e.g. a table too small for the budget); the commands print it before they
+        start.  Games without such advice say nothing."""
+        return []
+
     def solve_deals(self, deals: np.ndarray, rules: Rules, solver: str,
                     options: Mapping[str, Any], record_moves: bool = True) -> dict[str, Any]:
         """Solve each row of ``deals``; return columns ``outcome, score, moves, nodes, seconds``

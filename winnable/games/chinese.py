@@ -12,7 +12,7 @@ from ..rules import chinese as R
 from ..shuffle import play_stream
 from ..solvers import chinese_nopeek as NP
 from ..solvers import chinese_thoughtful as T
-from ..solvers.table import LOSS, OUTCOME_NAMES, WIN
+from ..solvers.table import ENTRY_BYTES, LOSS, OUTCOME_NAMES, WIN, entries_for, memory_mb_for
 from ..session import Advice
 from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
                    timed_columns)
@@ -124,6 +124,27 @@ class Chinese(Game):
             _thoughtful_solver(rules, self.solver_options("thoughtful", options)).warm_up(
                 self.deal(1, variant))
         super().warm_up(variant, solver, options)
+
+    def option_notes(self, solver, options) -> list[str]:
+        if solver != "thoughtful":
+            return []
+        # A search stores about one position per node; past half full, buckets overflow and
+        # positions proven lost are dropped and searched again (results/NOTES.md, "the tail
+        # with a larger table": deal 566 unknown at 60,000,000 nodes in 64 MB, lost in
+        # 35,751,615 in 8,000 MB).
+        budget, memory_mb = int(options["budget"]), float(options["memory_mb"])
+        entries = entries_for(memory_mb, ENTRY_BYTES)
+        if budget <= entries // 2:
+            return []
+        wanted = memory_mb_for(2 * budget)
+        room = ("" if wanted <= physical_memory_mb()
+                else f"; this machine has {physical_memory_mb():,} MB: a smaller budget, or a "
+                "larger machine")
+        return [f"note: a table of {memory_mb:g} MB holds {entries:,} positions, fewer than "
+                f"twice the budget of {budget:,} nodes: positions dropped from it are searched "
+                f"again and deals a larger table decides may stay unknown; --option "
+                f"memory_mb={wanted} holds {entries_for(wanted, ENTRY_BYTES):,} (each worker "
+                f"has its own table){room}"]
 
     def hint(self, session) -> Advice:
         if session.over:

@@ -113,6 +113,15 @@ def entries_for(memory_mb: float, entry_bytes: int, minimum: int = 1 << 10) -> i
     return entries
 
 
+def memory_mb_for(entries: int, entry_bytes: int = ENTRY_BYTES) -> int:
+    """The smallest whole number of megabytes whose table (``entries_for``) holds at least
+    ``entries`` entries."""
+    size = 1 << 10
+    while size < entries:
+        size *= 2
+    return -(-size * entry_bytes // 2**20)
+
+
 class Generation:
     """Stamps that mark which entries of a memo belong to the current deal (or search): a new
     one starts a new generation instead of clearing the table."""
