@@ -309,6 +309,22 @@ def test_a_lost_class_graph_is_searched_once():
             assert nodes > 10_000
 
 
+def test_the_search_counts_its_classes_and_those_below_which_a_card_turned():
+    """``Workspace.searched`` (read by experiments/chinese_barren.py): on a lost strict deal
+    every class searched to the end is counted once and marked lost in the table (which also
+    marks the children ``dead_end`` rejects); the deal's own class turns cards below it, and
+    some classes turn none (barren ones)."""
+    pos = P.new_position(GAME.deal(196))
+    WORKSPACE.searched[:] = 0
+    outcome, _, _ = search(pos, False, "any", CS.ALL, 2_000_000)
+    classes, turning = (int(x) for x in WORKSPACE.searched)
+    from winnable.solvers.table import LOST, tt_state
+    lost = sum(tt_state(TABLE.keys, TABLE.stamps, s, TABLE.deal_first, TABLE.generation.current)
+               == LOST for s in np.flatnonzero(TABLE.stamps >= TABLE.deal_first))
+    assert outcome == "loss" and 10_000 < classes <= lost
+    assert 0 < turning < classes
+
+
 @pytest.mark.parametrize("seed, easy, blocks, too_large", [
     (196, False, "any", ("classes", "dead_end")), (74, True, "sequence", ())])
 def test_each_reduction_agrees_on_whole_lost_deals(seed, easy, blocks, too_large):

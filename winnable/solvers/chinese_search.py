@@ -64,6 +64,13 @@ The table (``winnable.solvers.table``): a node is marked ``LOST`` once searched 
 without a win, unless it met a node on the current line (a cycle, possible in easy mode and in
 the plain search) or a node that did: then ``VISITED``, valid within this search only.
 
+Counters (``ws.searched``, accumulated; the caller resets them): the classes searched to the
+end, and those below which a face-down card turned (a move of the search turned one while the
+class was on the line).  The others are *barren*: with cards still face down they are lost, and
+``experiments/chinese_barren.py`` reads these counts to bound what proving such subtrees lost at
+their roots could save.  Class moves never turn a card (the block's bottom card lies on a face-up
+card, or the whole pile moves), so only the successors' own moves are looked at.
+
 Move order: successors best first by ``_worth`` (how much ``evaluate`` would gain: cards up,
 face-down cards turned, spaces made, cards taken off cards they do not build on), ties in the
 order of generation; a restart (``jitter`` > 0) perturbs the worths by up to three points.
@@ -135,6 +142,9 @@ class Workspace(NamedTuple):
     tokens: np.ndarray        # int64[MAX_PLAYED]
     segment: np.ndarray       # int64[MAX_DEPTH + 1]: where each node's moves start in played
     line: np.ndarray          # int64[MAX_PLAYED]: a won line on return
+    turned: np.ndarray        # bool[MAX_DEPTH]: a face-down card turned below the node so far
+    searched: np.ndarray      # int64[2]: classes searched to the end, and those of them below
+                              # which a face-down card turned (accumulated: the caller resets)
 
 
 def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Workspace:
@@ -153,7 +163,7 @@ def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Wo
         z((max_members, 2), np.uint64), z(max_members, np.int64),
         z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
-        z(MAX_PLAYED, np.int64))
+        z(MAX_PLAYED, np.int64), z(MAX_DEPTH, np.bool_), z(2, np.int64))
 
 
 # --- cards and piles ---------------------------------------------------------------------
@@ -828,6 +838,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
         return LOSS, pos.misc[R.SCORE], 0, 0
     ws.slot[0] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first, stamp)
     ws.leaning[0] = False
+    ws.turned[0] = False
     ws.segment[0] = n
     ws.count[0] = expand(pos, easy, sequence_blocks, rules, ws, 0, jitter)
     ws.nxt[0] = 0
@@ -848,6 +859,8 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             member = ws.succ_member[depth, i]
             n = _play_member(pos, ws, member, ws.played, ws.tokens, start)
             ws.tokens[n] = P.play(pos, ws.succ_move[depth, i])
+            if ws.tokens[n] & 1:
+                ws.turned[depth] = True
             ws.played[n] = ws.succ_move[depth, i]
             n += 1
             nodes += 1
@@ -885,6 +898,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             ws.slot[depth] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first,
                                       stamp)
             ws.leaning[depth] = False
+            ws.turned[depth] = False
             ws.nxt[depth] = 0
             ws.count[depth] = expand(pos, easy, sequence_blocks, rules, ws, depth, jitter)
         elif ws.rest[depth]:
@@ -905,6 +919,11 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 tt_set_state(keys, stamps, s, VISITED if ws.leaning[depth] else LOST, stamp)
             if depth > 0 and ws.leaning[depth]:
                 ws.leaning[depth - 1] = True
+            ws.searched[0] += 1
+            if ws.turned[depth]:
+                ws.searched[1] += 1
+                if depth > 0:
+                    ws.turned[depth - 1] = True
             depth -= 1
             if depth >= 0:
                 unplay_to(pos, ws.played, ws.tokens, ws.segment[depth + 1], ws.segment[depth])

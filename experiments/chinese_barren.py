@@ -1,0 +1,130 @@
+"""How much of the strict tail's search a loss proof for barren subtrees could save, at best.
+
+A class of the thoughtful search is *barren* when no face-down card is ever turned below it; with
+cards still face down it is lost, and the search learns that only by exhausting it.  The
+suggested lever for the undecided tail was to prove such subtrees lost at their roots (by a
+stronger test or by learning).  This measures what even a perfect, free such proof leaves.
+
+For each deal of the first --n that the source run (the strict thoughtful run at its defaults)
+leaves unknown: one search (``chinese_search.search``, every reduction, no restarts) of
+--budget nodes with a --memory-mb table, counting the classes searched to the end and those
+below which a face-down card turned (``Workspace.searched``).  Any complete search that prunes
+only barren classes must still enter each of the latter: a class below which a card turns is
+not barren, nor is any class above it on the line that reached it, so the pruned search reaches
+it too.  So on a deal still undecided, the count is a lower bound of the nodes such a search
+needs, whatever the budget; on a deal proven lost, total over non-barren is the most such a
+proof could save.  Writes results/chinese/barren.{csv,md}.  Deals run in parallel (--workers).
+"""
+
+import argparse
+import signal
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import pandas as pd
+
+from chinese import DEALS
+from common import ROOT, stop_in_one_line
+from winnable import get_game
+from winnable.batch import RunSpec, run_file
+from winnable.outcomes import OUTCOME_NAMES
+from winnable.report import markdown
+
+GAME = get_game("chinese")
+BUFFERS = {}  # a worker's table and search buffers, made by ``start_worker``
+
+
+def start_worker(memory_mb: float) -> None:
+    """A worker leaves Ctrl-C and SIGHUP to the main process, which ends the pool."""
+    from winnable.solvers import chinese_search as CS
+    from winnable.solvers.table import TranspositionTable
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    BUFFERS["table"] = TranspositionTable(memory_mb)
+    BUFFERS["ws"] = CS.new_workspace()
+
+
+def search_deal(seed_budget: tuple[int, int]) -> dict:
+    from winnable.solvers import chinese_position as P
+    from winnable.solvers import chinese_search as CS
+
+    seed, budget = seed_budget
+    table, ws = BUFFERS["table"], BUFFERS["ws"]
+    table.begin_deal()
+    ws.searched[:] = 0
+    cpu = time.process_time()
+    outcome, best, nodes, _ = CS.search(P.new_position(GAME.deal(seed)), False, False, CS.ALL,
+                                        budget, table.keys, table.stamps, table.deal_first,
+                                        table.begin_search(), ws)
+    return {"deal": seed, "outcome": OUTCOME_NAMES[int(outcome)], "best": int(best),
+            "nodes": int(nodes), "classes": int(ws.searched[0]),
+            "turning": int(ws.searched[1]), "cpu_s": round(time.process_time() - cpu, 2)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=2_000, help="deals of the run's start")
+    parser.add_argument("--source", default=None,
+                        help="the strict run at defaults (default: experiments/chinese.py's)")
+    parser.add_argument("--budget", type=int, default=4_000_000)
+    parser.add_argument("--memory-mb", type=float, default=1024)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
+    parser.add_argument("--results-dir", default=str(ROOT / "results"))
+    args = parser.parse_args()
+    stop_in_one_line()
+    spec = RunSpec.make("chinese", None, "thoughtful")
+    source = Path(args.source) if args.source else run_file(spec, DEALS, args.runs_dir)
+    if not source.exists():
+        raise SystemExit(f"{source} is missing: run experiments/chinese.py first, or name a "
+                         "strict run at the defaults with --source")
+    run = pd.read_parquet(source, columns=["seed", "outcome"])
+    run = run[run.seed <= args.n]
+    if len(run) != args.n:
+        raise SystemExit(f"{source} holds {len(run)} of deals 1-{args.n}")
+    seeds = sorted(run.seed[run.outcome == "unknown"].astype(int))
+    rows = []
+    with Pool(args.workers, start_worker, (args.memory_mb,)) as pool:  # ends the workers on exit
+        for row in pool.imap(search_deal, [(seed, args.budget) for seed in seeds]):
+            print(row, flush=True)
+            rows.append(row)
+    df = pd.DataFrame(rows)
+    df["turning_share"] = (df.turning / df.classes.clip(lower=1)).round(2)
+    default = dict(spec.options)["budget"]
+    out = Path(args.results_dir) / "chinese" / "barren"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(out.with_suffix(".csv"), index=False)
+    open_ = df[df.outcome == "unknown"]
+    lost = df[df.outcome == "loss"]
+    over = int((open_.turning >= default).sum())
+    saving = (lost.classes / lost.turning).describe() if len(lost) else None
+    text = (
+        "# Chinese Solitaire, strict: what a loss proof for barren subtrees could save\n\n"
+        f"`python experiments/chinese_barren.py --n {args.n} --budget {args.budget} "
+        f"--memory-mb {args.memory_mb:g}{' --source RUN' if args.source else ''}` "
+        + ("(RUN: a strict thoughtful run at the defaults holding deals 1-"
+           f"{args.n:,}, e.g. `solve-batch --game chinese --n {args.n}`) " if args.source else "")
+        + f"(solver version "
+        f"{GAME.solver_versions['thoughtful']}): the {len(df)} deals of 1-{args.n:,} that the "
+        f"strict run at the defaults leaves unknown, each searched once (no restarts) with "
+        f"{args.budget:,} nodes. `classes`: classes searched to the end; `turning`: those below "
+        "which a face-down card turned, which any complete search that prunes only barren "
+        "subtrees (none turns a card) must still enter (see the script's docstring).\n\n"
+        f"- Still unknown: {len(open_)}; on {over} of them the search already entered at least "
+        f"{default:,} classes below which a card turned (the default budget is {default:,} "
+        "nodes, and each class entered costs one): a search that also proves every barren "
+        "subtree lost at its root, at no cost, still cannot prove those deals lost within the "
+        "default budget; only finding a win could decide them there.\n"
+        + (f"- Proven lost: {len(lost)}; classes over turning classes (the most such a proof "
+           f"saves): {saving['min']:.2f} to {saving['max']:.2f}, median "
+           f"{(lost.classes / lost.turning).median():.2f}.\n" if len(lost) else "")
+        + f"- Won: {int((df.outcome == 'win').sum())}.\n\n"
+        + markdown(df, {c: c for c in df.columns}))
+    out.with_suffix(".md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
