@@ -92,22 +92,27 @@ def main() -> None:
             rows.append(row)
     df = pd.DataFrame(rows)
     df["turning_share"] = (df.turning / df.classes.clip(lower=1)).round(2)
-    default = dict(spec.options)["budget"]
     out = Path(args.results_dir) / "chinese" / "barren"
     out.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(out.with_suffix(".csv"), index=False)
+    text = report(df, args, dict(spec.options)["budget"])
+    out.with_suffix(".md").write_text(text)
+    print(text)
+
+
+def report(df: pd.DataFrame, args: argparse.Namespace, default: int) -> str:
+    """barren.md: the command, what the counts say, the table."""
     open_ = df[df.outcome == "unknown"]
     lost = df[df.outcome == "loss"]
     over = int((open_.turning >= default).sum())
-    saving = (lost.classes / lost.turning).describe() if len(lost) else None
-    text = (
+    saving = lost.classes / lost.turning.clip(lower=1)  # the most a barren proof could save
+    return (
         "# Chinese Solitaire, strict: what a loss proof for barren subtrees could save\n\n"
         f"`python experiments/chinese_barren.py --n {args.n} --budget {args.budget} "
         f"--memory-mb {args.memory_mb:g}{' --source RUN' if args.source else ''}` "
         + ("(RUN: a strict thoughtful run at the defaults holding deals 1-"
            f"{args.n:,}, e.g. `solve-batch --game chinese --n {args.n}`) " if args.source else "")
-        + f"(solver version "
-        f"{GAME.solver_versions['thoughtful']}): the {len(df)} deals of 1-{args.n:,} that the "
+        + f"(solver version {GAME.solver_versions['thoughtful']}): the {len(df)} deals of 1-{args.n:,} that the "
         f"strict run at the defaults leaves unknown, each searched once (no restarts) with "
         f"{args.budget:,} nodes. `classes`: classes searched to the end; `turning`: those below "
         "which a face-down card turned, which any complete search that prunes only barren "
@@ -118,12 +123,10 @@ def main() -> None:
         "subtree lost at its root, at no cost, still cannot prove those deals lost within the "
         "default budget; only finding a win could decide them there.\n"
         + (f"- Proven lost: {len(lost)}; classes over turning classes (the most such a proof "
-           f"saves): {saving['min']:.2f} to {saving['max']:.2f}, median "
-           f"{(lost.classes / lost.turning).median():.2f}.\n" if len(lost) else "")
+           f"saves): {saving.min():.2f} to {saving.max():.2f}, median {saving.median():.2f}.\n"
+           if len(lost) else "")
         + f"- Won: {int((df.outcome == 'win').sum())}.\n\n"
         + markdown(df, {c: c for c in df.columns}))
-    out.with_suffix(".md").write_text(text)
-    print(text)
 
 
 if __name__ == "__main__":
