@@ -13,7 +13,9 @@ only barren classes must still enter each of the latter: a class below which a c
 not barren, nor is any class above it on the line that reached it, so the pruned search reaches
 it too.  So on a deal still undecided, the count is a lower bound of the nodes such a search
 needs, whatever the budget; on a deal proven lost, total over non-barren is the most such a
-proof could save.  Writes results/chinese/barren.{csv,md}.  Deals run in parallel (--workers).
+proof could save.  Writes results/chinese/barren.{csv,md}.  Deals run in parallel (--workers);
+each finished deal is kept in --runs-dir, so a run stopped (Ctrl-C, SIGTERM, SIGHUP) resumes
+when the same command is run again.
 """
 
 import argparse
@@ -36,12 +38,15 @@ BUFFERS = {}  # a worker's table and search buffers, made by ``start_worker``
 
 
 def start_worker(memory_mb: float) -> None:
-    """A worker leaves Ctrl-C and SIGHUP to the main process, which ends the pool."""
+    """A worker leaves Ctrl-C and SIGHUP to the main process, which ends the pool with SIGTERM:
+    that ends a worker at once, even inside a compiled search (a Python handler would wait for
+    the search to return)."""
     from winnable.solvers import chinese_search as CS
     from winnable.solvers.table import TranspositionTable
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     BUFFERS["table"] = TranspositionTable(memory_mb)
     BUFFERS["ws"] = CS.new_workspace()
 
@@ -85,12 +90,17 @@ def main() -> None:
     if len(run) != args.n:
         raise SystemExit(f"{source} holds {len(run)} of deals 1-{args.n}")
     seeds = sorted(run.seed[run.outcome == "unknown"].astype(int))
-    rows = []
+    done = Path(args.runs_dir) / (f"chinese_barren_n{args.n}_budget{args.budget}"
+                                  f"_mb{args.memory_mb:g}.csv")
+    rows = pd.read_csv(done).to_dict("records") if done.exists() else []
+    todo = sorted(set(seeds) - {row["deal"] for row in rows})
+    done.parent.mkdir(parents=True, exist_ok=True)
     with Pool(args.workers, start_worker, (args.memory_mb,)) as pool:  # ends the workers on exit
-        for row in pool.imap(search_deal, [(seed, args.budget) for seed in seeds]):
+        for row in pool.imap(search_deal, [(seed, args.budget) for seed in todo]):
             print(row, flush=True)
             rows.append(row)
-    df = pd.DataFrame(rows)
+            pd.DataFrame(rows).to_csv(done, index=False)  # what a rerun resumes from
+    df = pd.DataFrame(rows).sort_values("deal", ignore_index=True)
     df["turning_share"] = (df.turning / df.classes.clip(lower=1)).round(2)
     out = Path(args.results_dir) / "chinese" / "barren"
     out.parent.mkdir(parents=True, exist_ok=True)
