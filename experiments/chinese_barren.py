@@ -32,6 +32,9 @@ from winnable import get_game
 from winnable.batch import RunSpec, run_file
 from winnable.outcomes import OUTCOME_NAMES
 from winnable.report import markdown
+from winnable.solvers import chinese_position as P
+from winnable.solvers import chinese_search as CS
+from winnable.solvers.table import TranspositionTable
 
 GAME = get_game("chinese")
 BUFFERS = {}  # a worker's table and search buffers, made by ``start_worker``
@@ -41,9 +44,6 @@ def start_worker(memory_mb: float) -> None:
     """A worker leaves Ctrl-C and SIGHUP to the main process, which ends the pool with SIGTERM:
     that ends a worker at once, even inside a compiled search (a Python handler would wait for
     the search to return)."""
-    from winnable.solvers import chinese_search as CS
-    from winnable.solvers.table import TranspositionTable
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -52,9 +52,6 @@ def start_worker(memory_mb: float) -> None:
 
 
 def search_deal(seed_budget: tuple[int, int]) -> dict:
-    from winnable.solvers import chinese_position as P
-    from winnable.solvers import chinese_search as CS
-
     seed, budget = seed_budget
     table, ws = BUFFERS["table"], BUFFERS["ws"]
     table.begin_deal()

@@ -15,7 +15,8 @@ from winnable.solvers import chinese_losses as L
 from winnable.solvers import chinese_position as P
 from winnable.solvers import chinese_search as CS
 from winnable.solvers import chinese_thoughtful as T
-from winnable.solvers.table import LOSS, OUTCOME_NAMES, UNKNOWN, WIN, TranspositionTable
+from winnable.solvers.table import (LOSS, LOST, OUTCOME_NAMES, UNKNOWN, WIN, TranspositionTable,
+                                    tt_state)
 
 GAME = get_game("chinese")
 RULES = [(False, "any"), (True, "any"), (False, "sequence"), (True, "sequence")]
@@ -318,7 +319,6 @@ def test_the_search_counts_its_classes_and_those_below_which_a_card_turned():
     WORKSPACE.searched[:] = 0
     outcome, _, _ = search(pos, False, "any", CS.ALL, 2_000_000)
     classes, turning = (int(x) for x in WORKSPACE.searched)
-    from winnable.solvers.table import LOST, tt_state
     lost = sum(tt_state(TABLE.keys, TABLE.stamps, s, TABLE.deal_first, TABLE.generation.current)
                == LOST for s in np.flatnonzero(TABLE.stamps >= TABLE.deal_first))
     assert outcome == "loss" and 10_000 < classes <= lost
