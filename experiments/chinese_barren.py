@@ -89,7 +89,8 @@ def main() -> None:
     seeds = sorted(run.seed[run.outcome == "unknown"].astype(int))
     done = Path(args.runs_dir) / (f"chinese_barren_n{args.n}_budget{args.budget}"
                                   f"_mb{args.memory_mb:g}.csv")
-    rows = pd.read_csv(done).to_dict("records") if done.exists() else []
+    kept = pd.read_csv(done).to_dict("records") if done.exists() else []
+    rows = [row for row in kept if row["deal"] in set(seeds)]  # another --source: its deals only
     todo = sorted(set(seeds) - {row["deal"] for row in rows})
     done.parent.mkdir(parents=True, exist_ok=True)
     with Pool(args.workers, start_worker, (args.memory_mb,)) as pool:  # ends the workers on exit
@@ -119,8 +120,9 @@ def report(df: pd.DataFrame, args: argparse.Namespace, default: int) -> str:
         f"--memory-mb {args.memory_mb:g}{' --source RUN' if args.source else ''}` "
         + ("(RUN: a strict thoughtful run at the defaults holding deals 1-"
            f"{args.n:,}, e.g. `solve-batch --game chinese --n {args.n}`) " if args.source else "")
-        + f"(solver version {GAME.solver_versions['thoughtful']}): the {len(df)} deals of 1-{args.n:,} that the "
-        f"strict run at the defaults leaves unknown, each searched once (no restarts) with "
+        + f"(solver version {GAME.solver_versions['thoughtful']}): the {len(df)} deals of "
+        f"1-{args.n:,} that the strict run at the defaults leaves unknown, each searched once "
+        "(no restarts) with "
         f"{args.budget:,} nodes. `classes`: classes searched to the end; `turning`: those below "
         "which a face-down card turned, which any complete search that prunes only barren "
         "subtrees (none turns a card) must still enter (see the script's docstring).\n\n"
