@@ -19,8 +19,12 @@ DEALS = 100_000  # deals per run by default (experiments/chinese_nopeek.py reads
 NOTES = """
 `thoughtful` knows every card, face-down ones and the stock included: an upper bound on what any
 player can win (the 33% and 50.42% in the text are human, no-peek figures). `unknown` = not
-decided within the node budget; the interval counts unknowns as losses (low end) and as wins
-(high end). Unknowns are settled by rule-set implication where the other run decides them (won
+decided within the node budget; with unknowns the rate lies between two bounds (`(bounds)`:
+every unknown lost, every unknown won) and the interval counts unknowns as losses (low end) and
+as wins (high end); the share of decided deals won is not the rate (the unknowns are the hard
+deals). `experiments/stratified.py` estimates the rate from a sample of the unknowns
+(`stratified.md`). A mean score with unknowns is a lower bound (an unknown deal counts the best
+score found). Unknowns are settled by rule-set implication where the other run decides them (won
 in strict => won in easy; lost in easy => lost in strict).
 """
 

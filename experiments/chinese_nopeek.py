@@ -14,7 +14,7 @@ from winnable import plot
 from winnable.batch import RunSpec, run_file, solve_batch, solve_run
 from winnable.implication import apply_implications
 from winnable.report import markdown, rate_text
-from winnable.stats import outcome_crosstab, paired_outcomes
+from winnable.stats import outcome_crosstab, paired_outcomes, rate_of_row
 
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
 PLAYERS = ("thoughtful", "sampling", "strategy", "random")
@@ -27,10 +27,23 @@ solves K arrangements of the unseen cards (thoughtful, small budget) at each dec
 avoids moves the samples show losing; `strategy` plays the advice of the text's Strategy
 section; `random` plays a uniformly random legal move. A no-peek game that stalls (no progress
 for `patience` moves) is a loss, so no-peek rows have no unknowns; thoughtful unknowns (not
-decided within the node budget) widen its interval both ways, and are settled by rule-set
-implication where the other mode decides them. "inside?" says whether the published figure
-lies inside the player's 95% interval.
+decided within the node budget) leave its rate between two bounds (unknowns lost / won: `(bounds)`),
+its interval counting them both ways, and are settled by rule-set implication where the other
+mode decides them. "inside?" says whether the published figure lies inside the player's 95%
+interval.
 """
+
+
+def nopeek_markdown_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The table of nopeek.md, from the rows of nopeek.csv."""
+    return pd.DataFrame({
+        "rules": table.variant, "player": table.solver,
+        "deals": table.deals.map(lambda n: f"{n:,}"),
+        "win rate (95% CI)": [rate_text(rate_of_row(row)) for _, row in table.iterrows()],
+        "unknown": table.unknowns,
+        **{c: table[c] for c in table.columns if c.endswith("inside?")},
+        "command": table.command.map(lambda c: f"`{c}`"),
+    })
 
 
 def claim_columns(row: pd.Series) -> dict:
@@ -79,15 +92,7 @@ if __name__ == "__main__":
     contradictions = int(paired[(paired.outcome == "win")
                                 & (paired.thoughtful == "loss")].deals.sum())
 
-    shown = pd.DataFrame({
-        "rules": table.variant, "player": table.solver,
-        "deals": table.deals.map(lambda n: f"{n:,}"),
-        "win rate (95% CI)": list(map(rate_text, table.win_rate, table.win_low,
-                                      table.win_high)),
-        "unknown": table.unknowns,
-        **{c: table[c] for c in table.columns if c.endswith("inside?")},
-        "command": table.command.map(lambda c: f"`{c}`"),
-    })
+    shown = nopeek_markdown_table(table)
     text = (f"# Chinese Solitaire without peeking ({args.n:,} deals, the same deals for every "
             "player)\n\n" + markdown(shown, {c: c for c in shown.columns}) + NOTES
             + f"\n{settled} thoughtful unknowns were settled by implication. No-peek wins that "

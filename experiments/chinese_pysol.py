@@ -35,8 +35,9 @@ PySolFC plays our strict rules as "Chinese Discipline" and `easy=1` as "Chinese 
 game N is the layout PySolFC deals for game number N (`winnable/numbering.py`;
 `winnable solve --game chinese --pysol N`). `thoughtful` knows every card (the upper bound);
 `strategy` and `sampling` see only what a player sees. Unknowns (thoughtful, not decided within
-its budget) count as losses at the low end of the interval and as wins at the high end, and are
-settled by rule-set implication where the other rule set decides them.
+its budget) leave the rate between two bounds (`(bounds)`: unknowns lost / won), count as losses
+at the low end of the interval and as wins at the high end, and are settled by rule-set
+implication where the other rule set decides them.
 """
 
 

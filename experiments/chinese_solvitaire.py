@@ -6,7 +6,9 @@ Solvitaire is not part of winnable: build it outside the project from its public
 (thecharlieblake/Solvitaire) and name the binary with --solvitaire; --compare names the script
 that runs it on a winnable run and writes one row per deal (its verdict, seconds and states
 beside ours).  Our runs are one worker (--workers 1 by default) so that each deal's seconds,
-like Solvitaire's, are one core's.  Writes results/chinese/solvitaire.{csv,md}: per rule set,
+like Solvitaire's, are one core's; a deal's seconds are its search alone (each worker's
+start-up, compiling or loading the kernels and setting up the solver's buffers, is recorded
+apart in the run's metadata, `winnable.startup`), as Solvitaire's printed times are.  Writes results/chinese/solvitaire.{csv,md}: per rule set,
 deals, verdicts decided by both, disagreements, undecided deals of each, and total solver time
 and states on the deals both decide, with their ratios.  A rerun reuses the stored runs and
 comparisons (delete runs/solvitaire_*.csv to compare again)."""
@@ -76,6 +78,13 @@ def main() -> None:
     table = pd.DataFrame(rows)
     out = Path(args.results_dir) / "chinese/solvitaire"
     table.to_csv(out.with_suffix(".csv"), index=False)
+    write_report(table, out)
+    print(out.with_suffix(".md").read_text())
+
+
+def write_report(table: pd.DataFrame, out: Path) -> None:
+    """solvitaire.md from the table (solvitaire.csv)."""
+    n = int(table.deals.max())
     headers = {"rules": "rules", "deals": "deals", "decided_by_both": "decided by both",
                "disagreements": "disagreements", "undecided_ours": "undecided: winnable",
                "undecided_solvitaire": "undecided: Solvitaire",
@@ -83,21 +92,21 @@ def main() -> None:
                "time_ratio": "time ratio", "states_ours": "states: winnable",
                "states_solvitaire": "states: Solvitaire", "states_ratio": "states ratio"}
     lines = [f"# Chinese Solitaire: winnable's thoughtful solver beside Solvitaire, deals "
-             f"1-{args.n:,}", "", markdown(table, headers), "",
+             f"1-{n:,}", "", markdown(table, headers), "",
              "Rules both programs play: `--variant blocks=sequence` (strict: kings only to "
              "spaces; easy: any card). Seconds: ours, the solver time of each deal in one "
-             "worker (the run's `seconds`); Solvitaire's, its own printed milliseconds "
+             "worker (the run's `seconds`: the deal's search alone, each worker's start-up "
+             "recorded apart in the run's metadata); Solvitaire's, its own printed milliseconds "
              "(truncated, so half a millisecond is added to each deal). States: our `nodes` "
              "(successors played) and Solvitaire's states searched. Totals are over the deals "
              "both decide; a ratio below 1 means winnable needs less.", ""]
-    for r in rows:
+    for r in table.fillna("").to_dict("records"):
         ours, peer = r["undecided_ours_deals"] or "none", r["undecided_solvitaire_deals"] or "none"
         lines.append(f"- {r['rules']}: undecided by winnable: {ours}; by Solvitaire (its 60 s "
                      f"limit): {peer}.")
     lines += ["", f"Made by `python experiments/chinese_solvitaire.py --solvitaire BINARY --n "
-              f"{args.n}` (winnable at its default settings, one worker)."]
+              f"{n}` (winnable at its default settings, one worker)."]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    print(out.with_suffix(".md").read_text())
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ import pandas as pd
 from common import arguments, headline_figures, rows_of, run_all, save_figure
 from winnable import plot, summarize
 from winnable.batch import read_runs, solve_run
-from winnable.report import markdown
-from winnable.stats import Z95, wilson_interval
+from winnable.report import markdown, rate_text
+from winnable.stats import Z95, rate_of_row
 from winnable.sweep import combinations
 
 # The variant grid: every combination of the fifteen rule and the new-pile penalty.
@@ -81,12 +81,9 @@ if __name__ == "__main__":
         df = solve_run("impossible", args.ideas_n, None, solver, options, runs_dir=args.runs_dir,
                        workers=args.workers)
         s = summarize(df)[0]
-        wins = int((df.outcome == "win").sum())
-        low, high = wilson_interval(wins, len(df))
         seconds = float(df.seconds.sum())
-        ideas.append({"player": label, "games": f"{len(df):,}", "wins": wins,
-                      "win rate (95% CI)": f"{100 * wins / len(df):.3f}% [{100 * low:.3f}, "
-                                           f"{100 * high:.3f}]",
+        ideas.append({"player": label, "games": f"{len(df):,}", "wins": s.wins,
+                      "win rate (95% CI)": rate_text(s.rate),
                       "mean score": f"{df.score.mean():.3f}",
                       "games/s (one core)": f"{len(df) / seconds:,.0f}",
                       "options": " ".join(f"{k}={v}" for k, v in options.items()) or "-"})
@@ -126,15 +123,11 @@ if __name__ == "__main__":
             .groupby(["fifteen", "new_pile_penalty"], sort=False).head(1)
             .sort_values(["fifteen", "new_pile_penalty"]))
 
-    def rate(p, lo, hi):
-        return f"{100 * p:.3f}% [{100 * lo:.3f}, {100 * hi:.3f}]"
-
     keys = list(zip(best.fifteen, best.new_pile_penalty))
     best = best.assign(**{
         "best player": best.solver,
         "games": best.deals.map(lambda n: f"{n:,}"),
-        "win rate (95% CI)": [rate(p, lo, hi) for p, lo, hi in
-                              zip(best.win_rate, best.win_low, best.win_high)],
+        "win rate (95% CI)": [rate_text(rate_of_row(row)) for _, row in best.iterrows()],
         "mean score": best.mean_score.map(lambda m: f"{m:.3f}"),
         "thoughtful games": [f"{bound.loc[k].deals:,}" for k in keys],
         "thoughtful won, unknown": [f"{bound.loc[k].wins:,}, {bound.loc[k].unknowns:,}"

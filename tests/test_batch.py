@@ -11,7 +11,7 @@ import pytest
 from winnable import get_game, solve_batch, summarize
 from winnable.batch import BatchError, missing_chunks, solve_run
 from winnable.report import summaries_frame
-from winnable.stats import wilson_interval, win_rate_interval
+from winnable.stats import rate_bounds, wilson_interval, win_rate
 
 
 def test_rows_and_columns(tmp_path):
@@ -89,10 +89,19 @@ def test_wilson_interval_known_values():
 
 
 def test_unknowns_widen_the_interval_both_ways():
-    point, low, high = win_rate_interval(50, 40, 10)
-    assert low == pytest.approx(wilson_interval(50, 100)[0])
-    assert high == pytest.approx(wilson_interval(60, 100)[1])
-    assert low < point < high and point == pytest.approx(50 / 90)
+    """With unknowns the rate is the pair of bounds (unknowns lost, won), the interval runs from
+    Wilson's lower bound of the first to Wilson's upper bound of the second, and there is no
+    point: wins / decided deals (here 50 / 90) is not the win rate."""
+    r = win_rate(50, 40, 10)
+    assert r.low == pytest.approx(wilson_interval(50, 100)[0])
+    assert r.high == pytest.approx(wilson_interval(60, 100)[1])
+    assert (r.least, r.most) == (0.5, 0.6) and r.low < r.least < r.most < r.high
+    assert r.point != r.point and r.kind == "bounds"
+    assert r.decided_share == pytest.approx(50 / 90)
+    exact = win_rate(50, 50, 0)
+    assert exact.kind == "exact" and exact.point == 0.5
+    assert (exact.low, exact.high) == pytest.approx(wilson_interval(50, 100))
+    assert [float(x) for x in rate_bounds(50, 40, 10)] == [r.least, r.most, r.low, r.high]
 
 
 def test_summary_counts(tmp_path):
@@ -102,7 +111,8 @@ def test_summary_counts(tmp_path):
     assert s.deals == 200 and s.wins + s.losses + s.unknowns == 200
     assert s.wins == (df.outcome == "win").sum()
     assert sum(s.score_counts.values()) == 200
-    assert s.win_low <= s.win_rate <= s.win_high
+    assert s.win_low <= s.rate.least <= s.rate.most <= s.win_high
+    assert s.unknowns or s.win_low <= s.win_rate <= s.win_high
     assert "targets=9" in s.text()
 
 

@@ -12,8 +12,7 @@ from matplotlib.figure import Figure
 from winnable import plot
 from winnable.batch import load_rows, solve_batch
 from winnable.cli import PLOT_KINDS, cli
-from winnable.stats import (outcome_crosstab, paired_outcomes, summarize, win_rate_interval,
-                            win_rate_intervals)
+from winnable.stats import outcome_crosstab, paired_outcomes, rate_bounds, summarize, win_rate
 
 N = 300
 
@@ -71,23 +70,25 @@ def test_winrate_labels_carry_the_intervals(rows):
     s = summaries["kitchen_per_group=1"]
     assert any(label.startswith("kitchen_per_group=1\n") and f"{100 * s.win_rate:.3f}%" in label
                and f"{100 * s.win_low:.3f}" in label for label in labels)
+    assert "% of all deals" in fig.axes[0].get_xlabel()
 
 
 def test_running_interval_ends_at_the_summary(rows):
     """The running band after all N deals is the summary's interval (same formula, arrays)."""
     part = rows[rows.variant == "kitchen_per_group=1"].sort_values("seed")
     totals = [np.cumsum(part.outcome.to_numpy() == o) for o in ("win", "loss", "unknown")]
-    point, low, high = (x[-1] for x in win_rate_intervals(*totals))
+    least, most, low, high = (x[-1] for x in rate_bounds(*totals))
     s = summarize(part)[0]
-    assert (point, low, high) == (s.win_rate, s.win_low, s.win_high)
+    assert (least, most, low, high) == (s.rate.least, s.rate.most, s.win_low, s.win_high)
 
 
 def test_vector_intervals_match_the_scalar_ones():
     cases = [(w, l, u) for w in (0, 1, 7, 50) for l in (0, 2, 50) for u in (0, 3)]
-    points, lows, highs = win_rate_intervals(*np.array(cases).T)
-    for case, p, lo, hi in zip(cases, points, lows, highs):
-        expected = win_rate_interval(*case)
-        assert np.allclose((p, lo, hi), expected, equal_nan=True, rtol=0, atol=0), case
+    figures = zip(*rate_bounds(*np.array(cases).T))
+    for case, values in zip(cases, figures):
+        r = win_rate(*case)
+        assert np.allclose(values, (r.least, r.most, r.low, r.high), equal_nan=True, rtol=0,
+                           atol=0), case
 
 
 def test_paired_uses_common_seeds_only(run_files, tmp_path):

@@ -38,7 +38,9 @@ def test_sweep_writes_tables_and_figure(swept):
     assert list(summary["kitchen_per_group"]) == [1, 3]
     assert (summary[["wins", "losses", "unknowns"]].sum(axis=1) == N).all()
     assert (summary["deals"] == N).all()
-    assert ((summary.win_low <= summary.win_rate) & (summary.win_rate <= summary.win_high)).all()
+    assert ((summary.win_low <= summary.win_min) & (summary.win_max <= summary.win_high)).all()
+    exact = summary.unknowns == 0
+    assert (summary.win_rate[exact] == summary.win_min[exact]).all()
     md = (out / "summary.md").read_text()
     assert "| kitchen_per_group=1 |" in md and "win rate (95% CI)" in md
     assert "winnable sweep --game nineball --n 300 --grid kitchen_per_group=1,3" in md

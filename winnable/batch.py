@@ -49,6 +49,10 @@ from .games import LAST_DEAL, get_game
 from .numbering import WINNABLE, check_numbering
 
 META_KEY = b"winnable"
+# Run-level start-up (README, *Batch output*): {"seconds": s, "processes": p}, the time the p
+# processes that solved the file's deals spent getting ready (compiling or loading the
+# kernels, their first calls, the solver's buffers), kept out of every deal's ``seconds``.
+STARTUP_KEY = b"winnable.startup"
 # The columns every run file has (games add their own after them).
 RUN_COLUMNS = ("seed", "game", "solver", "variant", "deal", "outcome", "score", "moves", "nodes",
                "seconds")
@@ -168,12 +172,70 @@ def set_aside_dir(out: Path) -> Path:
 def solve_table(spec_json: str, first: int, last: int) -> pa.Table:
     """Solve seeds first..last and return their rows.  This is all a worker does, locally or on
     a Dask cluster; the part file is written by :func:`write_part`."""
+    return solve_seeds_table(spec_json, np.arange(first, last + 1, dtype=np.int64))
+
+
+def solve_seeds_table(spec_json: str, seeds: Sequence[int]) -> pa.Table:
+    """Solve the given seeds (any set) and return their rows, the process's start-up (if this
+    is its first task of the run) recorded apart in the table's metadata (``STARTUP_KEY``)."""
     spec = RunSpec.from_json(spec_json)
     game = get_game(spec.game)
-    seeds = np.arange(first, last + 1, dtype=np.int64)
-    columns = game.solve_seeds(seeds, spec.variant, spec.solver, dict(spec.options),
-                               spec.numbering)
-    return to_table(spec, columns, game.extra_columns)
+    startup = start_up(spec)
+    columns = game.solve_seeds(np.asarray(seeds, dtype=np.int64), spec.variant, spec.solver,
+                               dict(spec.options), spec.numbering)
+    table = to_table(spec, columns, game.extra_columns)
+    return with_startup(table, startup, 1 if startup else 0)
+
+
+# Seconds this process spent getting ready for a run (by RunSpec JSON), and the runs whose
+# start-up it has already recorded in a part: each process records its start-up once.
+_STARTUP: dict[str, float] = {}
+_STARTUP_RECORDED: set[str] = set()
+
+
+def get_ready(spec: RunSpec) -> None:
+    """Get this process ready to solve the run's deals (``Game.warm_up``: compile or load the
+    kernels and run each once, so that no deal pays for it), counting the seconds it takes."""
+    game = get_game(spec.game)
+    if not game.is_warm(spec.variant, spec.solver, dict(spec.options)):
+        started = time.perf_counter()
+        game.warm_up(spec.variant, spec.solver, dict(spec.options))
+        key = spec.to_json()
+        _STARTUP[key] = _STARTUP.get(key, 0.0) + time.perf_counter() - started
+
+
+def start_up(spec: RunSpec) -> float:
+    """``get_ready`` and return this process's start-up for the run if no part recorded it yet
+    (else 0).  Without it the first deal of each worker carried the worker's start-up: 50-200
+    ms on deals that take well under one."""
+    get_ready(spec)
+    key = spec.to_json()
+    if key in _STARTUP_RECORDED:
+        return 0.0
+    _STARTUP_RECORDED.add(key)
+    return _STARTUP.get(key, 0.0)
+
+
+def startup(table_or_path: pa.Table | str | os.PathLike) -> dict:
+    """The start-up a run file (or a table) records: ``{"seconds": s, "processes": p}``."""
+    meta = (table_or_path.schema.metadata if isinstance(table_or_path, pa.Table)
+            else pq.read_schema(table_or_path).metadata) or {}
+    raw = meta.get(STARTUP_KEY)
+    return json.loads(raw) if raw else {"seconds": 0.0, "processes": 0}
+
+
+def with_startup(table: pa.Table, seconds: float, processes: int) -> pa.Table:
+    """The table with ``STARTUP_KEY`` set (the rest of its metadata kept)."""
+    meta = dict(table.schema.metadata or {})
+    meta[STARTUP_KEY] = json.dumps({"seconds": round(seconds, 6),
+                                    "processes": processes}).encode()
+    return table.replace_schema_metadata(meta)
+
+
+def total_startup(tables: Iterable[pa.Table]) -> tuple[float, int]:
+    """The start-up of several tables together (seconds, processes)."""
+    found = [startup(t) for t in tables]
+    return sum(s["seconds"] for s in found), sum(s["processes"] for s in found)
 
 
 def write_part(parts: Path, table: pa.Table) -> int:
@@ -345,7 +407,7 @@ def merge_parts(out: Path) -> None:
     _, first_index = np.unique(seeds, return_index=True)
     table = table.take(pa.array(np.sort(first_index)))
     table = table.sort_by("seed")
-    write_atomic(table, out)
+    write_atomic(with_startup(table, *total_startup(tables)), out)
     shutil.rmtree(parts)
 
 
@@ -472,13 +534,12 @@ def warm_up(spec: RunSpec, progress: bool) -> None:
     start: they then load them from the cache instead of compiling them side by side, and the
     progress bar and its ETA start after it."""
     g = get_game(spec.game)
-    options = dict(spec.options)
-    if g.is_warm(spec.variant, spec.solver, options):
+    if g.is_warm(spec.variant, spec.solver, dict(spec.options)):
         return
     if progress:
         warn(f"{spec.game} {spec.solver}: compiling (or loading from the cache) ...")
     started = time.perf_counter()
-    g.warm_up(spec.variant, spec.solver, options)
+    get_ready(spec)
     if progress:
         warn(f"{spec.game} {spec.solver}: ready in {time.perf_counter() - started:.1f} s")
 

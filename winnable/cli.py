@@ -362,6 +362,9 @@ def batch_command(fn):
                           "'winnable[cluster]') instead of local processes"),
         click.option("--chunk", type=int, default=None,
                      help="deals per task (default: game-specific)"),
+        click.option("--json", "as_json", is_flag=True,
+                     help="print the summary as a JSON list (keys: README, *Summary keys*); the "
+                          "line saying where the deals are stored goes to stderr"),
         click.option("--quiet", "-q", is_flag=True, help="no progress bar"),
     ]
     for decorator in reversed(decorators):
@@ -370,7 +373,7 @@ def batch_command(fn):
 
 
 def run_batch(game, n, start, numbering, variant, solver, options, workers, out, scheduler,
-              chunk, quiet):
+              chunk, as_json, quiet):
     """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary."""
     from .batch import solve_batch
     from .stats import summarize
@@ -379,12 +382,14 @@ def run_batch(game, n, start, numbering, variant, solver, options, workers, out,
                          workers=workers, out=out, options=parse_options(options),
                          chunk_size=chunk, progress=not quiet, scheduler=scheduler,
                          numbering=numbering)
-    g = get_game(game)
-    for summary in summarize(df, g.summary_means):
+    summaries = summarize(df, get_game(game).summary_means)
+    if as_json:
+        click.echo(summary_json(summaries))
+    for summary in [] if as_json else summaries:
         click.echo(summary.text())
     solved = df.attrs["solved"]
     click.echo(f"deals stored in {df.attrs['path']} ({solved:,} solved now, {n - solved:,} "
-               "already there)")
+               "already there)", err=as_json)
 
 
 @batch_command
@@ -406,32 +411,50 @@ solve_batch_command = batch_command(run_batch)
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="run on a Dask distributed cluster instead of local processes")
 @click.option("--chunk", type=int, default=None, help="deals per task (default 4)")
+@click.option("--sample", type=int, default=None, metavar="K",
+              help="escalate only a seeded uniform random sample of K of the unknown deals, "
+                   "for the stratified estimate of the win rate (README, *Estimating the win "
+                   "rate from a sample*)")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="with --sample: which sample (the same run and seed, the same deals)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def resolve(files, options, workers, scheduler, chunk, quiet):
+def resolve(files, options, workers, scheduler, chunk, sample, seed, quiet):
     """Solve the unknown deals of stored runs again with other solver options (e.g.
     --option budget=10000000) and write the answers into the same files.
 
     Decided rows are never changed; re-solved rows record the step and the options that
     produced them (columns step, options), and `winnable summary` reports what each
-    escalation settled.  Interrupted, it resumes when rerun with the same options.
+    escalation settled.  Interrupted (Ctrl-C, SIGTERM, SIGHUP), it resumes when rerun with the
+    same options.  With --sample K, a seeded sample of K unknown deals is escalated and the
+    summary that follows gives the stratified estimate of the win rate; the same command with
+    a larger budget escalates the same sample's deals still unknown.
     """
     from .resolve import resolve_file
     opts = parse_options(options)
-    try:
+    with stops_like_ctrl_c():
         for path in files:
             click.echo(resolve_file(path, opts, workers=workers, scheduler=scheduler,
-                                    chunk=chunk, progress=not quiet).text())
-    except KeyboardInterrupt:
-        click.echo("interrupted: every finished chunk is kept; rerun the same command to resume",
-                   err=True)
-        sys.exit(130)
+                                    chunk=chunk, progress=not quiet, sample=sample,
+                                    seed=seed).text())
+            if sample is not None:
+                click.echo(summary_texts([path]))
 
 
-@cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
-def summary(files, as_csv):
-    """Print the summary of saved runs (one block per game, solver and rules)."""
+def summary_json(summaries) -> str:
+    """Summaries as a JSON list of objects with the keys of ``Summary.as_row`` (README,
+    *Summary keys*); a figure that does not exist (NaN, e.g. the win rate of a run with
+    unknowns and no sample) is null."""
+    def plain(value):
+        if isinstance(value, float) and value != value:
+            return None
+        return value.item() if hasattr(value, "item") else value
+
+    return json.dumps([{k: plain(v) for k, v in s.as_row().items()} for s in summaries])
+
+
+def summarized_runs(files):
+    """The summaries of run files (``winnable summary``), their rows (implications applied)
+    and how many unknowns rule-set implication settled."""
     from .batch import BatchError, read_runs
     from .implication import apply_implications
     from .stats import summarize
@@ -446,24 +469,47 @@ def summary(files, as_csv):
     df, settled = apply_implications(df)
     summaries = [s for name in df["game"].unique()
                  for s in summarize(df[df["game"] == name], get_game(name).summary_means)]
-    if settled and not as_csv:
-        click.echo(f"{settled:,} unknown deals settled by rule-set implication "
-                   "(a win under stricter rules is a win under looser ones; a loss under looser "
-                   "rules is a loss under stricter ones)\n")
-    if as_csv:
-        import pandas as pd
-        table = pd.DataFrame([s.as_row() for s in summaries])
-        click.echo(table.to_csv(index=False, float_format="%.6g"), nl=False)
-        return
-    click.echo("\n\n".join(s.text() for s in summaries))
+    return summaries, df, settled
+
+
+def summary_texts(files) -> str:
+    """The text ``winnable summary`` prints for run files."""
+    summaries, df, settled = summarized_runs(files)
+    blocks = []
+    if settled:
+        blocks.append(f"{settled:,} unknown deals settled by rule-set implication "
+                      "(a win under stricter rules is a win under looser ones; a loss under "
+                      "looser rules is a loss under stricter ones)\n")
+    blocks.append("\n\n".join(s.text() for s in summaries))
     from .resolve import escalation_lines
     for key, rows in df.groupby(["game", "solver", "variant", "numbering"], sort=True):
         lines = escalation_lines(rows)
         if lines:
             numbered = f" | {key[3]} numbering" if key[3] != "winnable" else ""
-            click.echo(f"\n{key[0]} | {key[1]} | {key[2]}{numbered}: escalations (winnable "
-                       "resolve)")
-            click.echo("\n".join(lines))
+            blocks.append(f"\n{key[0]} | {key[1]} | {key[2]}{numbered}: escalations (winnable "
+                          "resolve)\n" + "\n".join(lines))
+    return "\n".join(blocks)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
+@click.option("--json", "as_json", is_flag=True,
+              help="print a JSON list, one object per run (keys: README, *Summary keys*)")
+def summary(files, as_csv, as_json):
+    """Print the summary of saved runs (one block per game, solver and rules)."""
+    if as_csv and as_json:
+        raise UserError("give --csv or --json, not both")
+    if as_csv or as_json:
+        summaries = summarized_runs(files)[0]
+        if as_json:
+            click.echo(summary_json(summaries))
+            return
+        import pandas as pd
+        table = pd.DataFrame([s.as_row() for s in summaries])
+        click.echo(table.to_csv(index=False, float_format="%.6g"), nl=False)
+        return
+    click.echo(summary_texts(files))
 
 
 @cli.command()

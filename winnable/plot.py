@@ -6,8 +6,9 @@ Each function takes the per-deal rows of one or more runs (a DataFrame from
 set) and returns a matplotlib ``Figure`` drawn with the Agg renderer (no window, no pyplot
 state; a notebook shows it as the cell's value).  ``save`` writes it as PNG and SVG.  Every
 figure has a title, labelled axes with units and a caption giving N, the rules and the solver
-of each run.  Intervals are the 95% Wilson intervals of ``winnable.stats``, counting unknown
-deals as losses for the low end and as wins for the high end.
+of each run.  Win rates are those of ``winnable.stats``: the rate with its 95% Wilson interval,
+or, where a run has unknown deals, the pair of bounds (unknowns lost / won) with the interval
+around the pair, or the stratified estimate of a sample of the unknowns; never wins / decided.
 
     from winnable import plot
     from winnable.batch import read_runs
@@ -38,11 +39,15 @@ from .games import get_game
 from .numbering import WINNABLE
 from .report import rate_text
 from .stats import (Summary, mean_interval, outcome_crosstab, paired_outcomes,
-                    summarize, win_rate_intervals)
+                    rate_bounds, summarize)
 
 COLUMNS = ("seed", "game", "solver", "variant", "outcome", "score", "nodes", "seconds")
-INTERVAL_NOTE = ("95% intervals: Wilson, unknown deals counted as losses (low end) and as wins "
-                 "(high end).")
+INTERVAL_NOTE = ("Win rates are shares of all deals. 95% intervals: Wilson; with unknown deals "
+                 "(not decided within the budget) the rate lies between two bounds, unknowns "
+                 "counted as losses and as wins (a thick bar), and the interval runs from "
+                 "Wilson's lower bound of the first to Wilson's upper bound of the second; a "
+                 "sample of the unknowns escalated (winnable resolve --sample) gives the "
+                 "stratified estimate and its interval instead.")
 CAPTION_WIDTH = 120       # characters per caption line
 CAPTION_CHARS_PER_INCH = 15
 MAX_POINTS = 2000         # points per curve: enough for the eye, small SVG files at any N
@@ -258,13 +263,21 @@ def _legend(ax, runs: Sequence[Run], **kwargs) -> None:
 
 
 def _interval_rows(ax, runs: Sequence[Run], intervals: Sequence[tuple[float, float, float]],
-                   labels: Sequence[str]) -> None:
-    """One row per run (the first on top): its point and 95% interval, labelled on the left."""
+                   labels: Sequence[str],
+                   ranges: Sequence[tuple[float, float]] | None = None) -> None:
+    """One row per run (the first on top): its point and 95% interval, labelled on the left;
+    where ``ranges`` gives a run two different ends (a win rate's bounds), a thick bar between
+    them instead of the point."""
     y = np.arange(len(runs))[::-1]
-    for yi, (point, low, high), colour in zip(y, intervals, _colours(len(runs))):
+    ranges = ranges or [(p, p) for p, _, _ in intervals]
+    for yi, (point, low, high), (a, b), colour in zip(y, intervals, ranges,
+                                                     _colours(len(runs))):
         ax.hlines(yi, low, high, color=colour, lw=2.5)
         ax.plot([low, high], [yi, yi], "|", color=colour, ms=12, mew=2)
-        ax.plot(point, yi, "o", color=colour, ms=7)
+        if a == b:
+            ax.plot(point, yi, "o", color=colour, ms=7)
+        else:
+            ax.hlines(yi, a, b, color=colour, lw=9, alpha=0.6)
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.6, len(runs) - 0.4)
     ax.set_ylabel(_axis_name(runs))
@@ -273,16 +286,29 @@ def _interval_rows(ax, runs: Sequence[Run], intervals: Sequence[tuple[float, flo
 
 # --- the figures -------------------------------------------------------------------------------
 
+def _rate_range(s: Summary) -> tuple[float, float]:
+    """Where a run's win rate is drawn: its point, else the stratified estimate's two ends,
+    else the pair of bounds."""
+    r = s.rate
+    if r.point == r.point:
+        return r.point, r.point
+    return (r.estimate_min, r.estimate_max) if r.sample else (r.least, r.most)
+
+
 def winrate(df: pd.DataFrame, title: str | None = None) -> Figure:
-    """Win rate of each run (point: wins / decided deals) with its 95% interval."""
+    """Win rate of each run with its 95% interval: a point where the counts (or a sample of
+    the unknowns) give one, the pair of bounds as a thick bar where unknowns leave only
+    bounds; never wins / decided deals."""
     runs = runs_of(df)
     fig, (ax,) = _figure(8, 1.3 + 0.6 * len(runs))
     summaries = [r.summary for r in runs]
-    _interval_rows(ax, runs, [tuple(_percent([s.win_rate, s.win_low, s.win_high]))
-                              for s in summaries],
-                   [f"{_wrapped(r.label)}\n{rate_text(s.win_rate, s.win_low, s.win_high)}"
-                    for r, s in zip(runs, summaries)])
-    ax.set_xlabel("win rate (% of decided deals), with its 95% interval")
+    ranges = [tuple(_percent(_rate_range(s))) for s in summaries]
+    _interval_rows(ax, runs, [(a, *_percent([s.win_low, s.win_high]))
+                              for (a, _), s in zip(ranges, summaries)],
+                   [f"{_wrapped(r.label)}\n{rate_text(s.rate)}" for r, s in zip(runs, summaries)],
+                   ranges)
+    ax.set_xlabel("win rate (% of all deals): point, or bounds with unknowns lost / won (thick "
+                  "bar); line: 95% interval")
     return _finish(fig, title or _title(runs, "win rate"), runs, INTERVAL_NOTE)
 
 
@@ -339,22 +365,26 @@ def paired(df: pd.DataFrame, title: str | None = None) -> Figure:
 
 
 def running(df: pd.DataFrame, title: str | None = None) -> Figure:
-    """The win rate and its 95% interval after the first 1, 2, ... N deals (in seed order)."""
+    """The win rate and its 95% interval after the first 1, 2, ... N deals (in seed order):
+    where deals are unknown, the pair of bounds (unknowns lost, solid; won, dashed)."""
     runs = runs_of(df)
     fig, (ax,) = _figure(8, 4.2)
     for run, colour in zip(runs, _colours(len(runs))):
         outcome = run.rows["outcome"].to_numpy()
         totals = [np.cumsum(outcome == o) for o in ("win", "loss", "unknown")]
         keep = _sample(len(outcome), log=True)
-        point, low, high = (_percent(x[keep]) for x in win_rate_intervals(*totals))
+        least, most, low, high = (_percent(x[keep]) for x in rate_bounds(*totals))
         deals = keep + 1
         ax.fill_between(deals, low, high, color=colour, alpha=0.2, lw=0)
-        ax.plot(deals, point, color=colour, lw=1.5, label=_wrapped(run.label))
+        ax.plot(deals, least, color=colour, lw=1.5, label=_wrapped(run.label))
+        if run.summary.unknowns:
+            ax.plot(deals, most, color=colour, lw=1.5, ls="--")
     ax.set_xscale("log")
     ax.set_xlabel("deals solved (first N deal numbers; log scale)")
-    ax.set_ylabel("win rate (% of decided deals)")
+    ax.set_ylabel("win rate (% of all deals)")
     ax.grid(alpha=0.3)
-    _legend(ax, runs, title="line: win rate; band: 95% interval", title_fontsize=8)
+    _legend(ax, runs, title="line: win rate (with unknowns, its bounds: solid, unknowns lost;\n"
+            "dashed, unknowns won); band: 95% interval", title_fontsize=8)
     return _finish(fig, title or _title(runs, "running win rate as deals accumulate"),
                    runs, INTERVAL_NOTE)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pandas as pd
 
-from .stats import Summary
+from .stats import Summary, WinRate, rate_of_row, rate_row
 
 
 def reproduce_command(s: Summary) -> str:
@@ -32,26 +33,43 @@ def markdown(df: pd.DataFrame, columns: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def rate_text(point: float, low: float, high: float) -> str:
-    """A win rate and its 95% interval as text, e.g. ``97.471% [97.440, 97.502]``."""
-    return f"{100 * point:.3f}% [{100 * low:.3f}, {100 * high:.3f}]"
+def rate_text(r: WinRate) -> str:
+    """A win rate and its 95% interval as a table cell: ``97.471% [97.440, 97.502]`` with no
+    unknowns; the pair of bounds ``93.256% to 96.324% (bounds) [93.099, 96.439]`` with
+    unknowns; the stratified estimate ``93.520% (estimate) [...]`` with a sample of them (a
+    range where sampled deals are still unknown).  Never wins / decided deals."""
+    interval = f"[{100 * r.low:.3f}, {100 * r.high:.3f}]"
+    if r.kind == "exact":
+        return f"{100 * r.point:.3f}% {interval}"
+    if r.kind == "bounds":
+        return f"{100 * r.least:.3f}% to {100 * r.most:.3f}% (bounds) {interval}"
+    if r.point == r.point:
+        return f"{100 * r.point:.3f}% (estimate) {interval}"
+    return f"{100 * r.estimate_min:.3f}% to {100 * r.estimate_max:.3f}% (estimate) {interval}"
 
 
-def mean_text(mean: float, low: float, high: float, digits: int = 3) -> str:
-    return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+def mean_text(mean: float, low: float, high: float, digits: int = 3,
+              lower_bound: bool = False) -> str:
+    """A mean and its 95% interval; ``lower_bound``: the mean counts unknown deals at the best
+    score found, so it is a lower bound."""
+    text = f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    return text + " (a lower bound)" if lower_bound else text
 
 
 def headline(df: pd.DataFrame, means: Iterable[str] | bool = ()) -> pd.DataFrame:
     """Win rates and mean scores as printable text with their intervals (``df``: rows of
-    ``summary_table``), plus the means of the named extra per-deal columns (``True``: every
-    one the summaries carry), each as ``mean <column> (95% CI)``."""
+    ``summary_table``, or a CSV of them from any version: the rates are recomputed from the
+    counts), plus the means of the named extra per-deal columns (``True``: every one the
+    summaries carry), each as ``mean <column> (95% CI)``."""
+    rates = [rate_of_row(row) for _, row in df.iterrows()]
+    lower = df["unknowns"] > 0
     out = pd.DataFrame({
         "game": df["game"], "solver": df["solver"], "rules": df["variant"],
         "deals": df["deals"].map(lambda n: f"{n:,}"),
-        "win rate (95% CI)": list(map(rate_text, df.win_rate, df.win_low, df.win_high)),
+        "win rate (95% CI)": list(map(rate_text, rates)),
         "unknown": df["unknowns"],
         "mean score (95% CI)": list(map(mean_text, df.mean_score, df.score_low,
-                                        df.score_high)),
+                                        df.score_high, [3] * len(df), lower)),
     })
     if means is True:
         means = [c[len("mean_"):] for c in df.columns
@@ -81,3 +99,43 @@ def write_tables(df: pd.DataFrame, stem: str | Path, title: str, notes: str = ""
     if notes:
         text += "\n" + notes.strip() + "\n"
     stem.with_suffix(".md").write_text(text)
+
+
+def recount(df: pd.DataFrame) -> pd.DataFrame:
+    """Summary rows (e.g. a results CSV written by an earlier version, whose ``win_rate`` was
+    wins / decided deals) with their rate columns computed again from the counts, in today's
+    columns; the other columns are kept."""
+    rates = pd.DataFrame([rate_row(rate_of_row(row)) for _, row in df.iterrows()],
+                         index=df.index)
+    rest = df.drop(columns=[c for c in [*rates.columns, "score_lower_bound"] if c in df.columns])
+    at = list(rest.columns).index("unknowns") + 1
+    out = pd.concat([rest.iloc[:, :at], rates, rest.iloc[:, at:]], axis=1)
+    out.insert(list(out.columns).index("score_high") + 1, "score_lower_bound",
+               df["unknowns"] > 0)
+    return out
+
+
+TABLE = re.compile(r"^\|.*\|\n\|(?:---\|)+\n(?:\|.*\|\n)*", re.MULTILINE)
+
+
+def refresh_tables(stem: str | Path,
+                   build: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> None:
+    """Bring a results table written earlier (``stem``.csv and .md) to today's figures without
+    solving anything: the CSV's rates are recomputed from its counts (``recount``), and the
+    first Markdown table of ``stem``.md is drawn again from it, by ``build`` (default:
+    ``headline`` with the means the table showed); the title and the notes are kept."""
+    stem = Path(stem)
+    df = recount(pd.read_csv(stem.with_suffix(".csv")))
+    df.to_csv(stem.with_suffix(".csv"), index=False)
+    text = stem.with_suffix(".md").read_text()
+    found = TABLE.search(text)
+    if found is None:
+        raise ValueError(f"{stem.with_suffix('.md')} holds no Markdown table")
+    if build is None:
+        header = found.group(0).splitlines()[0]
+        shown = [m for m in re.findall(r"mean (\S+) \(95% CI\)", header) if m != "score"]
+        table = headline(df, shown)
+    else:
+        table = build(df)
+    fresh = markdown(table, {c: c for c in table.columns})
+    stem.with_suffix(".md").write_text(text[:found.start()] + fresh + text[found.end():])

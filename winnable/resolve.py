@@ -13,6 +13,15 @@ run's options changed as asked, and writes the answers back into the same file:
 * the file's metadata lists the escalations (step, options, deals tried, settled, wins, losses),
   and ``winnable summary`` reports how many unknowns each settled.
 
+With ``sample=K`` (``winnable resolve RUN --sample K [--seed S]``) only a seeded uniform random
+sample of K of the unknown rows is escalated (``shuffle.sample_indices``: the same run and seed
+give the same sample), for the stratified estimate of the win rate (``stats.stratified_estimate``):
+the rows get a column ``stratum`` saying how the run stood when the sample was drawn
+(``decided``, ``unknown``, ``sampled``: an unknown row drawn), and the metadata records the
+sample (``SAMPLE_KEY``).  The same command again, with other options (e.g. a larger budget),
+escalates the same sample's deals still unknown; another size or seed draws a new sample from
+the deals unknown then.
+
 While an escalation runs, finished chunks are written to ``<file>.resolve/`` (with a
 ``run.json`` naming the options); rerunning the same command resumes, and a different
 escalation of the same file is refused until that one is finished.  Rows still unknown after
@@ -37,8 +46,10 @@ import pyarrow.parquet as pq
 
 from . import batch as B
 from .games import get_game
+from .shuffle import sample_indices
 
 ESCALATIONS_KEY = b"winnable.escalations"
+SAMPLE_KEY = b"winnable.sample"  # {"seed", "size", "drawn", "stratum", "deals"} of the sample
 DEFAULT_CHUNK = 4  # undecided deals are the expensive ones: few per task
 
 
@@ -54,14 +65,20 @@ class Escalation:
     losses: int
     unknown_left: int
     deals: int
+    sample: dict | None = None  # the sample escalated (SAMPLE_KEY's record), if one
 
     def text(self) -> str:
         opts = option_text(self.options)
+        which = "unknown deals"
+        if self.sample is not None:
+            s = self.sample
+            which = (f"sampled deals (a sample of {s['drawn']:,} of the {s['stratum']:,} deals "
+                     f"unknown when it was drawn, seed {s['seed']})")
         if not self.tried:
-            return (f"{self.file}: nothing to solve again with {opts}: "
-                    f"{self.unknown_left:,} of {self.deals:,} deals unknown, each already "
-                    "tried with these options")
-        return (f"{self.file}: step {self.step} ({opts}): {self.tried:,} unknown deals tried, "
+            return (f"{self.file}: nothing to solve again with {opts}: the {which} still "
+                    "unknown were each already tried with these options "
+                    f"({self.unknown_left:,} of {self.deals:,} deals unknown)")
+        return (f"{self.file}: step {self.step} ({opts}): {self.tried:,} {which} tried, "
                 f"{self.settled:,} settled ({self.wins:,} wins, {self.losses:,} losses); "
                 f"{self.unknown_left:,} of {self.deals:,} deals still unknown")
 
@@ -81,15 +98,6 @@ def escalations(path: Path) -> list[dict]:
     return json.loads(raw) if raw else []
 
 
-def solve_seed_table(spec_json: str, seeds: Sequence[int]) -> pa.Table:
-    """Solve the given seeds (any set) and return their rows: what an escalation's task does."""
-    spec = B.RunSpec.from_json(spec_json)
-    game = get_game(spec.game)
-    columns = game.solve_seeds(np.asarray(seeds, dtype=np.int64), spec.variant, spec.solver,
-                               dict(spec.options), spec.numbering)
-    return B.to_table(spec, columns, game.extra_columns)
-
-
 def _store(table: pa.Table, work: Path) -> int:
     seeds = table["seed"].to_pylist()
     B.write_atomic(table, work / f"part-{seeds[0]:012d}-{seeds[-1]:012d}.parquet")
@@ -98,7 +106,7 @@ def _store(table: pa.Table, work: Path) -> int:
 
 def _solve_and_store(spec_json: str, seeds: Sequence[int], parts: str) -> int:
     """What a local worker does with a task of an escalation."""
-    return _store(solve_seed_table(spec_json, seeds), Path(parts))
+    return _store(B.solve_seeds_table(spec_json, seeds), Path(parts))
 
 
 def _done_seeds(parts: Path) -> set[int]:
@@ -110,9 +118,16 @@ def _done_seeds(parts: Path) -> set[int]:
 
 def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
                  workers: int | None = None, scheduler: str | None = None,
-                 chunk: int | None = None, progress: bool = True) -> Escalation:
-    """Re-solve the unknown rows of one run file with its options changed by ``options``."""
+                 chunk: int | None = None, progress: bool = True, sample: int | None = None,
+                 seed: int = 1) -> Escalation:
+    """Re-solve the unknown rows of one run file with its options changed by ``options``; with
+    ``sample``, only a seeded uniform sample of that many of them (module docstring)."""
     path = Path(path)
+    if sample is not None and sample < 1:
+        raise B.BatchError(f"--sample must be at least 1 (the number of unknown deals to draw "
+                           f"and escalate), got {sample}")
+    if not 0 <= seed < 2**64:
+        raise B.BatchError(f"--seed must be a whole number from 0 to 2^64 - 1, got {seed}")
     if not path.exists():
         raise B.BatchError(f"no such file: {path}")
     if not options:
@@ -132,6 +147,10 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
     if spec is None:
         raise B.BatchError(f"{path} is not a winnable run file (made by solve-batch)")
     game = get_game(spec.game)
+    if spec.solver in game.solvers and not game.solvers[spec.solver].undecided:
+        raise B.BatchError(f"{path} is a run of {spec.game} solver {spec.solver}, which decides "
+                           "every deal (it never leaves one unknown): there is nothing to solve "
+                           "again")
     current = game.engine_version(spec.solver)
     if spec.engine_version != current:
         raise B.BatchError(
@@ -158,17 +177,24 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
     previous = (table["step_options"].to_pylist() if "step_options" in table.column_names
                 else [""] * table.num_rows)
     seeds = table["seed"].to_pylist()
+    drawn = _draw(path, table, sample, seed) if sample is not None else None
+    wanted_seeds = set(drawn.seeds) if drawn is not None else set(seeds)
     todo = sorted(s for s, o, p in zip(seeds, outcome, previous)
-                  if o == "unknown" and (p or "") != text)
+                  if o == "unknown" and (p or "") != text and s in wanted_seeds)
     work = resolve_dir(path)
     job = {"options": changed, "spec": json.loads(wanted.to_json())}
+    if drawn is not None:
+        job["sample"] = {**drawn.record, "seeds": drawn.seeds}
     if (work / "run.json").exists():
         pending = json.loads((work / "run.json").read_text())
         if pending != job:
+            what = option_text(pending["options"])
+            if "sample" in pending:
+                what += (f" on a sample of {pending['sample']['drawn']:,} unknown deals (--sample "
+                         f"{pending['sample']['size']} --seed {pending['sample']['seed']})")
             raise B.BatchError(
-                f"{work} holds an unfinished escalation with "
-                f"{option_text(pending['options'])}: rerun that one to finish it (or delete the "
-                "directory to drop it)")
+                f"{work} holds an unfinished escalation with {what}: rerun that one to finish "
+                "it (or delete the directory to drop it)")
     if todo:
         work.mkdir(exist_ok=True)
         (work / "run.json").write_text(json.dumps(job))
@@ -186,7 +212,7 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
                           f"resolve {spec.game} {spec.solver}", progress)
         try:
             if client is not None:
-                B.run_tasks_dask(client, [(solve_seed_table, (spec_json, seeds))
+                B.run_tasks_dask(client, [(B.solve_seeds_table, (spec_json, seeds))
                                           for seeds in chunks],
                                  lambda table: _store(table, work), bar)
             else:
@@ -197,13 +223,64 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
             bar.close()
             if client is not None:
                 client.close()
-    return _merge(path, spec, table, history, step, changed, text, work)
+    return _merge(path, spec, table, history, step, changed, text, work, drawn)
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """The sample an escalation works on: its record (``SAMPLE_KEY``), its deals, and whether
+    it is drawn now (else it is the file's own, continued)."""
+    record: dict
+    seeds: list[int]
+    new: bool
+
+
+def sample_record(path: Path) -> dict | None:
+    """The sample a run file records (``SAMPLE_KEY``), if any."""
+    raw = (pq.read_schema(path).metadata or {}).get(SAMPLE_KEY)
+    return json.loads(raw) if raw else None
+
+
+def _draw(path: Path, table: pa.Table, size: int, seed: int) -> _Drawn:
+    """The file's sample if it was drawn with this size and seed (so the same command, with a
+    larger budget, escalates the same deals), else a new one from the deals unknown now."""
+    seeds = table["seed"].to_pylist()
+    record = sample_record(path)
+    if (record is not None and (record["size"], record["seed"]) == (size, seed)
+            and "stratum" in table.column_names):
+        return _Drawn(record, [s for s, k in zip(seeds, table["stratum"].to_pylist())
+                               if k == "sampled"], False)
+    unknown = [s for s, o in zip(seeds, table["outcome"].to_pylist()) if o == "unknown"]
+    if not unknown:
+        raise B.BatchError(f"{path} has no unknown deals: its win rate is exact, there is "
+                           "nothing to sample")
+    if size > len(unknown):
+        B.warn(f"--sample {size:,} is more than the {len(unknown):,} unknown deals of {path}: "
+               f"all {len(unknown):,} are taken")
+    picked = sample_indices(len(unknown), min(size, len(unknown)), seed)
+    return _Drawn({"seed": seed, "size": size, "drawn": len(picked), "stratum": len(unknown),
+                   "deals": len(seeds)}, [unknown[i] for i in picked], True)
+
+
+def _strata(table: pa.Table, drawn: _Drawn) -> pa.Array:
+    """The ``stratum`` column of a sample drawn now: how each row stands before it is
+    escalated."""
+    sampled = set(drawn.seeds)
+    return pa.array(["sampled" if s in sampled else "unknown" if o == "unknown" else "decided"
+                     for s, o in zip(table["seed"].to_pylist(), table["outcome"].to_pylist())],
+                    pa.string())
 
 
 def _merge(path: Path, spec: B.RunSpec, table: pa.Table, history: list[dict], step: int,
-           changed: dict, text: str, work: Path) -> Escalation:
+           changed: dict, text: str, work: Path, drawn: _Drawn | None = None) -> Escalation:
     parts = sorted(work.glob("part-*.parquet")) if work.exists() else []
     n = table.num_rows
+    meta = dict(table.schema.metadata or {})  # the file's, whatever the steps below keep
+    startup = B.startup(table)
+    if drawn is not None and drawn.new:
+        strata = _strata(table, drawn)
+        table = (table.set_column(table.column_names.index("stratum"), "stratum", strata)
+                 if "stratum" in table.column_names else table.append_column("stratum", strata))
     if "step" not in table.column_names:
         table = table.append_column("step", pa.array(np.zeros(n, dtype=np.int32)))
     if "step_options" not in table.column_names:
@@ -214,9 +291,17 @@ def _merge(path: Path, spec: B.RunSpec, table: pa.Table, history: list[dict], st
                              pc.fill_null(table["step_options"], ""))
     wins = losses = tried = 0
     if parts:
-        new = pa.concat_tables([pq.read_table(p) for p in parts], promote_options="default")
+        found = [pq.read_table(p) for p in parts]
+        seconds, processes = B.total_startup(found)
+        startup = {"seconds": startup["seconds"] + seconds,
+                   "processes": startup["processes"] + processes}
+        new = pa.concat_tables(found, promote_options="default")
         new = new.append_column("step", pa.array(np.full(new.num_rows, step, dtype=np.int32)))
         new = new.append_column("step_options", pa.array([text] * new.num_rows, pa.string()))
+        if "stratum" in table.column_names:  # a re-solved row keeps its stratum
+            stratum = dict(zip(table["seed"].to_pylist(), table["stratum"].to_pylist()))
+            new = new.append_column("stratum", pa.array(
+                [stratum[s] for s in new["seed"].to_pylist()], pa.string()))
         new_seeds = set(new["seed"].to_pylist())
         outcome = table["outcome"].to_pylist()
         keep = [i for i, s in enumerate(table["seed"].to_pylist())
@@ -230,18 +315,25 @@ def _merge(path: Path, spec: B.RunSpec, table: pa.Table, history: list[dict], st
                                    new.select(table.column_names).cast(table.schema)])
         table = merged.sort_by("seed")
     if tried:
-        history = history + [{"step": step, "options": changed, "tried": tried,
-                              "settled": wins + losses, "wins": wins, "losses": losses}]
-    meta = dict(table.schema.metadata or {})
+        entry = {"step": step, "options": changed, "tried": tried, "settled": wins + losses,
+                 "wins": wins, "losses": losses}
+        if drawn is not None:
+            entry["sample"] = {k: drawn.record[k] for k in ("size", "seed")}
+        history = history + [entry]
     meta[B.META_KEY] = spec.to_json().encode()
     meta[ESCALATIONS_KEY] = json.dumps(history).encode()
-    if parts or tried:
-        B.write_atomic(table.replace_schema_metadata(meta), path)
+    if drawn is not None:
+        meta[SAMPLE_KEY] = json.dumps(drawn.record).encode()
+    if parts or tried or (drawn is not None and drawn.new):
+        table = B.with_startup(table.replace_schema_metadata(meta), startup["seconds"],
+                               startup["processes"])
+        B.write_atomic(table, path)
     if work.exists():
         shutil.rmtree(work)
     left = table["outcome"].to_pylist().count("unknown")
     return Escalation(str(path), step if tried else len(history), changed, tried,
-                      wins + losses, wins, losses, left, table.num_rows)
+                      wins + losses, wins, losses, left, table.num_rows,
+                      drawn.record if drawn is not None else None)
 
 
 def escalation_lines(frame) -> list[str]:

@@ -20,6 +20,11 @@ the deal itself, so the text of a deal is a complete description of a game (``wi
 6. The play stream is splitmix64 (as above) with initial state ``FNV-1a-64`` of the game's name
    in ASCII followed by the deal's card ids, one byte each, top card first (``play_stream``).
    That is the hash of step 1 continued over the cards, so ``salt`` is its starting value.
+
+A seeded sample of k of n things (``sample_indices``: `winnable resolve --sample` draws the
+unknown deals it escalates) is the first k places of a Fisher-Yates shuffle from the front of
+0..n-1, drawn as in step 4 (for i from 0 to k-1, j uniform in i..n-1, swap i and j) by
+splitmix64 with initial state ``FNV-1a-64("winnable sample") XOR seed``.
 """
 
 from __future__ import annotations
@@ -111,3 +116,24 @@ def deal(deck: np.ndarray, salt: int, n: int) -> np.ndarray:
     out = np.empty_like(deck)
     deal_into(out, deck, np.uint64(salt), np.uint64(n))
     return out
+
+
+SAMPLE_SALT = game_salt("winnable sample")
+
+
+@njit(cache=True)
+def _sample_into(order, k, state):
+    for i in range(k):
+        j = i + uniform_below(state, order.shape[0] - i)
+        tmp = order[i]
+        order[i] = order[j]
+        order[j] = tmp
+
+
+def sample_indices(n: int, k: int, seed: int) -> np.ndarray:
+    """k distinct indices of 0..n-1 (k <= n), sorted: a uniform sample, the same for the same
+    (n, k, seed) on every machine (module docstring)."""
+    order = np.arange(n, dtype=np.int64)
+    _sample_into(order, k, seed_state(np.uint64(SAMPLE_SALT), np.uint64(seed)))
+    return np.sort(order[:k])
+

@@ -1,11 +1,19 @@
 """Win rates with honest intervals, and the summary of a run.
 
-Win rate: ``wins / decided`` where decided = wins + losses.  Its 95% interval is the Wilson
-score interval, made conservative about unknown deals (the solver's budget ran out): the lower
-bound is Wilson's lower bound of ``wins / N`` (every unknown counted as a loss) and the upper
-bound is Wilson's upper bound of ``(wins + unknowns) / N`` (every unknown counted as a win).
-With no unknowns this is the ordinary Wilson interval.  Means carry a normal-approximation 95%
-interval (mean +- 1.96 standard errors).
+A run's deals are won, lost or ``unknown`` (not decided within the solver's budget: never a
+loss).  ``win_rate`` turns the counts into the figures every output prints:
+
+* **No unknowns**: the win rate is ``wins / N`` with its 95% Wilson score interval.
+* **Unknowns**: the rate lies between the pair of bounds ``wins / N`` (every unknown lost) and
+  ``(wins + unknowns) / N`` (every unknown won); its 95% interval runs from Wilson's lower
+  bound of the first to Wilson's upper bound of the second.  There is no point estimate:
+  ``wins / decided`` is biased upwards (the unknown deals are the hard ones, mostly lost) and is
+  shown only as the "share of decided deals won".
+* **A sample of the unknowns escalated** (``winnable resolve RUN --sample K``): the stratified
+  estimate of ``stratified_estimate``, a point where no sampled deal is still unknown.
+
+Means carry a normal-approximation 95% interval (mean +- 1.96 standard errors); a mean score
+over a run with unknowns is a lower bound (an unknown deal carries the best score found).
 """
 
 from __future__ import annotations
@@ -38,22 +46,159 @@ def wilson_bounds(successes, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]
     return low, high
 
 
-def win_rate_interval(wins: int, losses: int, unknowns: int, z: float = Z95) -> tuple[float, float, float]:
-    """(point estimate, lower, upper) with unknowns counted as losses for the lower bound and
-    as wins for the upper bound."""
-    point, low, high = win_rate_intervals(wins, losses, unknowns, z)
-    return float(point), float(low), float(high)
-
-
-def win_rate_intervals(wins, losses, unknowns, z: float = Z95):
-    """``win_rate_interval`` for arrays of counts (e.g. running totals as deals accumulate):
-    arrays of point estimates (NaN while nothing is decided), lower and upper bounds."""
+def rate_bounds(wins, losses, unknowns, z: float = Z95):
+    """The pair of bounds and the 95% interval around it, for counts or arrays of counts (e.g.
+    running totals as deals accumulate): ``(least, most, low, high)`` where ``least = wins / N``
+    (every unknown lost), ``most = (wins + unknowns) / N`` (every unknown won), ``low`` is
+    Wilson's lower bound of ``least`` and ``high`` Wilson's upper bound of ``most``.  With no
+    unknowns ``least == most`` is the win rate and (low, high) its Wilson interval."""
     wins, losses, unknowns = (np.asarray(x, dtype=np.float64) for x in (wins, losses, unknowns))
     n = wins + losses + unknowns
-    decided = wins + losses
     with np.errstate(divide="ignore", invalid="ignore"):
-        point = np.where(decided > 0, wins / decided, np.nan)
-    return point, wilson_bounds(wins, n, z)[0], wilson_bounds(wins + unknowns, n, z)[1]
+        least, most = wins / n, (wins + unknowns) / n
+    return least, most, wilson_bounds(wins, n, z)[0], wilson_bounds(wins + unknowns, n, z)[1]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A seeded uniform sample of a run's unknown deals, escalated (``winnable resolve RUN
+    --sample K``): how the run stood when the sample was drawn, and the sampled deals now."""
+
+    stratum: int        # deals unknown when the sample was drawn (the unknown stratum, M)
+    decided_wins: int   # wins among the deals decided then (the decided stratum, counted)
+    wins: int           # the sampled deals now: won, lost, still unknown
+    losses: int
+    unknowns: int
+
+    @property
+    def size(self) -> int:
+        return self.wins + self.losses + self.unknowns
+
+
+def stratified_estimate(deals: int, sample: Sample, z: float = Z95
+                        ) -> tuple[float, float, float, float]:
+    """The stratified estimate of the win rate from a run of ``deals`` deals and a sample of its
+    unknown stratum: ``(estimate_min, estimate_max, low, high)``.
+
+    Estimator: the decided stratum is counted, the unknown stratum (M deals) is estimated by
+    the sample's share of wins: ``(decided_wins + M * wins_in_sample / K) / N``.  It is unbiased
+    for a uniform sample.  Sampled deals still unknown are counted both ways: as losses for
+    ``estimate_min``, as wins for ``estimate_max`` (equal when none is left).
+
+    95% interval: the union of the intervals of the two completions (the lower end from the
+    first, the upper from the second), each carrying two independent errors combined by
+    square-and-add (the MOVER method of Newcombe and of Zou & Donner):
+    * the N deals as a sample of the game's deals: Wilson's interval for the completed share of
+      wins among N (with no unknown left, exactly the interval of a run without unknowns);
+    * the sample as a part of the unknown stratum: Wilson's interval for the sample's share of
+      wins with the finite population correction (effective size ``K (M - 1) / (M - K)``;
+      none when the sample is the whole stratum), scaled by ``M / N``.
+    ``tests/test_stats.py`` measures its coverage on synthetic runs with a known rate."""
+    n, m, k = deals, sample.stratum, sample.size
+    share = np.array([sample.wins, sample.wins + sample.unknowns], dtype=np.float64) / k
+    estimate = (sample.decided_wins + m * share) / n
+    run_low, run_high = wilson_bounds(estimate * n, n, z)
+    if k < m:  # the finite population correction: the sample is drawn without replacement
+        effective = k * (m - 1) / (m - k)
+        part_low, part_high = wilson_bounds(share * effective, effective, z)
+    else:  # the whole stratum: no sampling error
+        part_low, part_high = share, share
+    low = estimate[0] - math.hypot(estimate[0] - run_low[0],
+                                   m / n * (share[0] - part_low[0]))
+    high = estimate[1] + math.hypot(run_high[1] - estimate[1],
+                                    m / n * (part_high[1] - share[1]))
+    return float(estimate[0]), float(estimate[1]), float(max(0.0, low)), float(min(1.0, high))
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """The figures of a run's win rate (``win_rate``).  ``point`` is NaN wherever no unbiased
+    point exists: with unknowns and no sample, or with sampled deals still unknown."""
+
+    deals: int
+    wins: int
+    losses: int
+    unknowns: int
+    point: float         # the win rate, where unbiased
+    low: float           # its 95% interval
+    high: float
+    least: float         # the pair of bounds: wins / N, (wins + unknowns) / N
+    most: float
+    decided_share: float  # wins / decided deals: NOT the win rate (biased where unknowns)
+    sample: Sample | None = None
+    estimate_min: float = math.nan  # the stratified estimate, sampled unknowns lost / won
+    estimate_max: float = math.nan
+
+    @property
+    def kind(self) -> str:
+        """``exact`` (no unknowns), ``estimate`` (stratified) or ``bounds``."""
+        if self.unknowns == 0:
+            return "exact"
+        return "estimate" if self.sample is not None else "bounds"
+
+
+def win_rate(wins: int, losses: int, unknowns: int, sample: Sample | None = None,
+             z: float = Z95) -> WinRate:
+    """The one place a run's counts become its win-rate figures (module docstring).  A sample
+    counts only while the run has unknowns: once none is left the counts are exact."""
+    least, most, low, high = (float(x) for x in rate_bounds(wins, losses, unknowns, z))
+    decided = wins + losses
+    share = wins / decided if decided else math.nan
+    counts = dict(deals=wins + losses + unknowns, wins=wins, losses=losses, unknowns=unknowns,
+                  least=least, most=most, decided_share=share)
+    if unknowns == 0:
+        return WinRate(point=least, low=low, high=high, **counts)
+    if sample is None or sample.size == 0:
+        return WinRate(point=math.nan, low=low, high=high, **counts)
+    e_min, e_max, s_low, s_high = stratified_estimate(wins + losses + unknowns, sample, z)
+    return WinRate(point=e_min if sample.unknowns == 0 else math.nan, low=s_low, high=s_high,
+                   sample=sample, estimate_min=e_min, estimate_max=e_max, **counts)
+
+
+SAMPLE_COLUMNS = ("sample_stratum", "stratum_decided_wins", "sample_wins", "sample_losses",
+                  "sample_unknowns")
+
+
+def rate_row(r: WinRate) -> dict:
+    """A win rate's figures as the columns of a summary row (``Summary.as_row``)."""
+    sample = r.sample
+    return {"win_rate": r.point, "win_low": r.low, "win_high": r.high, "win_min": r.least,
+            "win_max": r.most, "decided_win_share": r.decided_share,
+            "sample_size": sample.size if sample else 0,
+            **{c: getattr(sample, f) if sample else 0 for c, f in zip(
+                SAMPLE_COLUMNS, ("stratum", "decided_wins", "wins", "losses", "unknowns"))},
+            "estimate_min": r.estimate_min, "estimate_max": r.estimate_max}
+
+
+def rate_of_row(row) -> WinRate:
+    """``win_rate`` of a summary row (``Summary.as_row``, a CSV row of one): from its counts,
+    never from a stored rate (tables written by earlier versions hold wins / decided)."""
+    get = row.get if hasattr(row, "get") else row.__getitem__
+    counts = [int(get(c)) for c in ("wins", "losses", "unknowns")]
+    values = [get(c, None) for c in SAMPLE_COLUMNS]
+    sample = None
+    if all(v is not None and v == v for v in values) and int(values[0]) > 0:
+        sample = Sample(*(int(v) for v in values))
+    return win_rate(*counts, sample=sample)
+
+
+def sample_of(rows: pd.DataFrame) -> tuple[Sample | None, str]:
+    """The sample of one run's rows (their ``stratum`` column, written by ``winnable resolve
+    --sample``: ``decided`` and ``unknown`` when it was drawn, ``sampled`` for the deals drawn),
+    and why it cannot be used ("" if it can, or if there is none)."""
+    if "stratum" not in rows.columns:
+        return None, ""
+    stratum = rows["stratum"].fillna("")
+    if (stratum == "").all():
+        return None, ""
+    if (stratum == "").any():
+        return None, (f"{int((stratum == '').sum()):,} deals were added after the sample was "
+                      "drawn, so it does not describe the run: draw a new one")
+    sampled = rows["outcome"][stratum == "sampled"]
+    return Sample(stratum=int(stratum.isin(["unknown", "sampled"]).sum()),
+                  decided_wins=int(((stratum == "decided") & (rows["outcome"] == "win")).sum()),
+                  wins=int((sampled == "win").sum()), losses=int((sampled == "loss").sum()),
+                  unknowns=int((sampled == "unknown").sum())), ""
 
 
 def mean_interval(values: pd.Series, z: float = Z95) -> tuple[float, float, float]:
@@ -75,9 +220,7 @@ class Summary:
     wins: int
     losses: int
     unknowns: int
-    win_rate: float
-    win_low: float
-    win_high: float
+    rate: WinRate
     mean_score: float
     score_low: float
     score_high: float
@@ -86,9 +229,37 @@ class Summary:
     score_counts: dict[int, int] = field(default_factory=dict)
     means: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     numbering: str = "winnable"  # which deals the seeds are (winnable.numbering)
+    sample_problem: str = ""  # why the run's sample is not used ("" if it is, or if none)
+
+    @property
+    def win_rate(self) -> float:
+        """The win rate where unbiased (NaN otherwise: read ``rate``'s bounds)."""
+        return self.rate.point
+
+    @property
+    def win_low(self) -> float:
+        return self.rate.low
+
+    @property
+    def win_high(self) -> float:
+        return self.rate.high
+
+    @property
+    def score_lower_bound(self) -> bool:
+        """Whether the mean score is only a lower bound (unknown deals carry the best score
+        found, not the deal's best)."""
+        return self.unknowns > 0
 
     def as_row(self) -> dict:
-        row = {k: v for k, v in self.__dict__.items() if k not in ("score_counts", "means")}
+        """The summary as one flat row: the keys of ``summary --csv`` and ``--json`` (README,
+        *Summary keys*)."""
+        row = {"game": self.game, "solver": self.solver, "variant": self.variant,
+               "deals": self.deals, "wins": self.wins, "losses": self.losses,
+               "unknowns": self.unknowns, **rate_row(self.rate),
+               "mean_score": self.mean_score, "score_low": self.score_low,
+               "score_high": self.score_high, "score_lower_bound": self.score_lower_bound,
+               "first_seed": self.first_seed, "last_seed": self.last_seed,
+               "numbering": self.numbering}
         for name, (mean, low, high) in self.means.items():
             row[f"mean_{name}"] = mean
             row[f"mean_{name}_low"] = low
@@ -103,11 +274,14 @@ class Summary:
             f"{self.game} | solver {self.solver} | rules {self.variant}{seeds}",
             f"  deals {self.deals:,}: {self.wins:,} wins, {self.losses:,} losses, "
             f"{self.unknowns:,} unknown",
-            f"  win rate {_pct(self.win_rate)}, 95% CI [{_pct(self.win_low)}, "
-            f"{_pct(self.win_high)}] (Wilson; unknowns counted as losses / as wins)",
-            f"  mean score {self.mean_score:.3f}, 95% CI [{self.score_low:.3f}, "
-            f"{self.score_high:.3f}]",
+            *rate_lines(self.rate),
         ]
+        if self.sample_problem:
+            lines.append(f"  (the run's sample is not used: {self.sample_problem})")
+        lower = (" (a lower bound: an unknown deal counts the best score found)"
+                 if self.score_lower_bound else "")
+        lines.append(f"  mean score {self.mean_score:.3f}{lower}, 95% CI "
+                     f"[{self.score_low:.3f}, {self.score_high:.3f}]")
         for name, (mean, low, high) in self.means.items():
             lines.append(f"  mean {name} {mean:.4f}, 95% CI [{low:.4f}, {high:.4f}]")
         if self.score_counts:
@@ -117,6 +291,31 @@ class Summary:
             for i in range(0, len(cells), 3):
                 lines.append("    " + "   ".join(cells[i:i + 3]))
         return "\n".join(lines)
+
+
+def rate_lines(r: WinRate) -> list[str]:
+    """The win-rate lines of a summary's text: the rate and its interval where the counts or a
+    sample give it, the pair of bounds otherwise; the share of decided deals only labelled."""
+    interval = f"95% CI [{_pct(r.low)}, {_pct(r.high)}]"
+    bounds = f"{_pct(r.least)} (unknowns lost) and {_pct(r.most)} (unknowns won)"
+    if r.kind == "exact":
+        return [f"  win rate {_pct(r.point)}, {interval} (Wilson)"]
+    share = (f"  share of decided deals won {_pct(r.decided_share)} (biased upwards: the unknown "
+             "deals are the hard ones)")
+    if r.kind == "bounds":
+        return [f"  win rate between {bounds}, {interval} (Wilson; unknowns counted as losses / "
+                "as wins; `winnable resolve RUN --sample K` estimates it)", share]
+    s = r.sample
+    if s.unknowns:
+        point = (f"between {_pct(r.estimate_min)} and {_pct(r.estimate_max)} (stratified "
+                 f"estimate, its {s.unknowns:,} sampled deals still unknown lost / won)")
+    else:
+        point = f"{_pct(r.point)} (stratified estimate)"
+    return [f"  win rate {point}, {interval}",
+            f"    sample: {s.size:,} of the {s.stratum:,} deals unknown when it was drawn, "
+            f"escalated: {s.wins:,} wins, {s.losses:,} losses, {s.unknowns:,} still unknown; "
+            f"the {r.deals - s.stratum:,} deals decided then counted",
+            f"  without the sample: between {bounds}", share]
 
 
 def _pct(x: float) -> str:
@@ -141,19 +340,20 @@ def summarize(df: pd.DataFrame, mean_columns: tuple[str, ...] = ()) -> list[Summ
         labels = dict(zip(keys, key))
         counts = part["outcome"].value_counts()
         wins, losses, unknowns = (int(counts.get(o, 0)) for o in ("win", "loss", "unknown"))
-        point, low, high = win_rate_interval(wins, losses, unknowns)
+        sample, problem = sample_of(part)
         mean, mlow, mhigh = mean_interval(part["score"])
         seeds = part["seed"] if "seed" in part.columns else None
         means = {c: mean_interval(part[c]) for c in mean_columns if c in part.columns}
         out.append(Summary(
             game=str(labels.get("game", "")), solver=str(labels.get("solver", "")),
             variant=str(labels.get("variant", "")), deals=len(part), wins=wins,
-            losses=losses, unknowns=unknowns, win_rate=point, win_low=low, win_high=high,
+            losses=losses, unknowns=unknowns, rate=win_rate(wins, losses, unknowns, sample),
             mean_score=mean, score_low=mlow, score_high=mhigh,
             first_seed=int(seeds.min()) if seeds is not None and len(seeds) else None,
             last_seed=int(seeds.max()) if seeds is not None and len(seeds) else None,
             score_counts={int(s): int(c) for s, c in part["score"].value_counts().items()},
             means=means, numbering=str(labels.get("numbering", "winnable")),
+            sample_problem=problem if unknowns else "",
         ))
     return out
 

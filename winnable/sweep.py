@@ -29,7 +29,7 @@ from .batch import RunSpec, options_text, run_path, solve_batch, stored_seeds
 from .games import get_game
 from .implication import apply_implications
 from .report import markdown, mean_text, rate_text
-from .stats import Summary, paired_outcomes, summarize
+from .stats import Summary, paired_outcomes, rate_of_row, summarize
 from .variants import VariantError
 
 PAIRED_COLUMNS = {
@@ -238,10 +238,10 @@ def write_sweep(out_dir: Path, summary: pd.DataFrame, paired: pd.DataFrame,
                   "stricter rules is a win under looser ones; a loss under looser rules is a loss "
                   "under stricter ones).\n")
     table = _thousands(summary).assign(
-        **{"win rate (95% CI)": list(map(rate_text, summary.win_rate, summary.win_low,
-                                         summary.win_high)),
+        **{"win rate (95% CI)": [rate_text(rate_of_row(row)) for _, row in summary.iterrows()],
            "mean score (95% CI)": list(map(mean_text, summary.mean_score, summary.score_low,
-                                           summary.score_high))})
+                                           summary.score_high, [3] * len(summary),
+                                           summary.score_lower_bound))})
     columns = {**{k: k for k in grid}, "rules": "rules", "deals": "N", "wins": "wins",
                "losses": "losses", "unknowns": "unknown", "win rate (95% CI)": "win rate (95% CI)",
                "mean score (95% CI)": "mean score (95% CI)"}
@@ -249,9 +249,14 @@ def write_sweep(out_dir: Path, summary: pd.DataFrame, paired: pd.DataFrame,
     matrix = won_matrix(paired, labels).reset_index(names="won under ↓, not won under →")
     texts = {
         "summary": (f"# {title}\n\n{intro}\n" + markdown(table, columns)
-                    + "\nWin rate: wins / decided deals; 95% interval: Wilson, unknown deals "
-                      "counted as losses (low end) and as wins (high end). Mean score: mean ± "
-                      "1.96 standard errors.\n"),
+                    + "\nWin rate: wins / all deals, with its 95% Wilson interval. Where a "
+                      "rule set has unknown deals (not decided within the budget), the rate lies "
+                      "between two bounds, unknowns counted as losses and as wins, and the "
+                      "interval runs from Wilson's lower bound of the first to Wilson's upper "
+                      "bound of the second (a stratified estimate where a sample of the unknowns "
+                      "was escalated: `winnable resolve --sample`). Mean score: mean ± 1.96 "
+                      "standard errors; a lower bound where deals are unknown (an unknown deal "
+                      "counts the best score found).\n"),
         "paired": (f"# {title}: paired outcomes\n\n{intro}\n" + markdown(_thousands(paired), PAIRED_COLUMNS)
                    + "\nDeals won under the row's rules and not under the column's:\n\n"
                    + markdown(matrix, {c: c for c in matrix.columns})),

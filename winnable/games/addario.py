@@ -61,7 +61,8 @@ class Addario(Game):
         SolverInfo("thoughtful", "every choice of pair searched with every card known: does any "
                    "sequence of choices win, and the best score", _solver(_thoughtful),
                    {"budget": Option(DEFAULT_BUDGET,
-                                     OptionLimits(1, unit="pairs removed in the search"))}),
+                                     OptionLimits(1, unit="pairs removed in the search"))},
+                   undecided=True),
         SolverInfo("nopeek", "sees the tableau, not the deck: takes the pair after which the "
                    "most cards can go from the table before the next refill", _solver(_nopeek)),
     )

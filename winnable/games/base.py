@@ -118,6 +118,9 @@ class SolverInfo:
     options: Mapping[str, Option] = field(default_factory=dict)
     # Deals per batch task (None: the game's ``batch_chunk``).
     chunk: int | None = None
+    # Whether it can stop at its budget with a deal ``unknown`` (what `winnable resolve`
+    # escalates and ``resolve --sample`` samples).
+    undecided: bool = False
 
     @property
     def defaults(self) -> dict[str, Any]:

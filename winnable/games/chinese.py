@@ -25,7 +25,12 @@ def _thoughtful_solver(rules, options) -> T.Thoughtful:
         strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
         occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])),
         beam=int(options["beam"]))
-    return T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
+    solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
+    # Its buffers (tens of MB of zeros) are written now: left to the kernel, their pages would be
+    # mapped and zeroed during the first deals searched, a start-up cost timed as theirs.
+    for buffer in solver.workspace:
+        buffer.fill(0)
+    return solver
 
 
 def _thoughtful(game, deals, rules, options, record_moves):
@@ -74,7 +79,7 @@ class Chinese(Game):
             _thoughtful,
             _options(budget=T.DEFAULT_BUDGET, restart=T.DEFAULT_RESTART,
                      memory_mb=T.DEFAULT_MEMORY_MB, prune=1, strategy=1, walks=T.DEFAULT_WALKS,
-                     occupation=1, classes=1, beam=0)),
+                     occupation=1, classes=1, beam=0), undecided=True),
         SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
             _no_peek("strategy"),

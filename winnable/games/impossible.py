@@ -121,7 +121,7 @@ class Impossible(Game):
                     "memory_mb": Option(T.DEFAULT_MEMORY_MB,
                                         OptionLimits(1, physical_memory_mb(),
                                                      "MB, at most this machine's memory"))},
-                   chunk=500),
+                   chunk=500, undecided=True),
     )
     # 2: every game draws from its deal's play stream (before: from the stream that dealt deal
     # n, continued), so a deal string replays its game; jokers=0 deals are the 52 cards.

@@ -122,12 +122,22 @@ def memory_mb_for(entries: int, entry_bytes: int = ENTRY_BYTES) -> int:
     return -(-size * entry_bytes // 2**20)
 
 
+def resident_zeros(shape, dtype) -> np.ndarray:
+    """A zeroed array whose memory is written now.  ``np.zeros`` leaves a large array's pages to
+    be mapped and zeroed by the kernel at first touch: the first deal searched with a new table
+    would then pay for setting it up (about 8 ms per 64 MB with transparent huge pages), a cost
+    of the solver's start-up, not of that deal."""
+    array = np.empty(shape, dtype=dtype)
+    array.fill(0)
+    return array
+
+
 class Generation:
     """Stamps that mark which entries of a memo belong to the current deal (or search): a new
     one starts a new generation instead of clearing the table."""
 
     def __init__(self, size: int):
-        self.stamps = np.zeros(size, dtype=np.int32)
+        self.stamps = resident_zeros(size, np.int32)
         self.current = 0
 
     def next(self) -> int:
@@ -153,7 +163,7 @@ class TranspositionTable:
         if not memory_mb > 0:
             raise ValueError(f"memory_mb must be positive, not {memory_mb}")
         entries = entries_for(memory_mb, ENTRY_BYTES)
-        self.keys = np.zeros((entries, 2), dtype=np.uint64)
+        self.keys = resident_zeros((entries, 2), np.uint64)
         self.generation = Generation(entries)
         self.stamps = self.generation.stamps
         self.deal_first = 1
