@@ -133,3 +133,133 @@ def test_a_table_too_small_for_the_budget_gets_a_note(capsys, monkeypatch):
     assert done.value.code == 0
     err = capsys.readouterr().err
     assert "note: a table of 1 MB holds 32,768 positions" in err and "--option memory_mb=5 holds 262,144" in err
+
+
+# --- a sample of the unknowns (winnable resolve --sample K) -----------------------------------
+
+def test_a_sample_escalates_only_its_deals_and_records_the_strata(run):
+    before = pd.read_parquet(run).set_index("seed")
+    unknown = list(before.index[before.outcome == "unknown"])
+    report = RS.resolve_file(run, {"budget": 200_000}, workers=1, progress=False, sample=3,
+                             seed=5)
+    after = pd.read_parquet(run).set_index("seed")
+    sampled = list(after.index[after.stratum == "sampled"])
+    assert len(sampled) == 3 and set(sampled) <= set(unknown)
+    assert set(after.index[after.stratum == "unknown"]) == set(unknown) - set(sampled)
+    assert (after.stratum[before.outcome != "unknown"] == "decided").all()
+    assert (after.loc[sampled, "step"] == 1).all() and report.tried == 3
+    others = [s for s in unknown if s not in sampled]
+    assert (after.loc[others, "step"] == 0).all() and (after.loc[others, "outcome"] == "unknown").all()
+    record = RS.sample_record(run)
+    assert record == {"seed": 5, "size": 3, "drawn": 3, "stratum": len(unknown), "deals": 24}
+    assert RS.escalations(run)[0]["sample"] == {"size": 3, "seed": 5}
+    assert "a sample of 3 of the" in report.text()
+    # The same sample again: nothing to do with the same options; a larger budget tries the
+    # sample's deals still unknown, and no other.
+    assert RS.resolve_file(run, {"budget": 200_000}, workers=1, progress=False, sample=3,
+                           seed=5).tried == 0
+    left = [s for s in sampled if after.loc[s, "outcome"] == "unknown"]
+    again = RS.resolve_file(run, {"budget": 400_000}, workers=1, progress=False, sample=3,
+                            seed=5)
+    assert again.tried == len(left)
+    final = pd.read_parquet(run).set_index("seed")
+    assert (final.stratum == after.stratum).all()
+    assert (final.loc[others, "step"] == 0).all()
+    # The summary estimates the rate from the sample.
+    from winnable.batch import read_runs
+    from winnable.stats import summarize
+    (s,) = summarize(read_runs([run]))
+    assert s.rate.kind == "estimate" and s.rate.sample.size == 3
+    assert s.rate.sample.stratum == len(unknown)
+
+
+def test_a_sample_is_a_function_of_the_run_and_the_seed(run, tmp_path):
+    copies = [tmp_path / f"{name}.parquet" for name in "abc"]
+    for copy in copies:
+        shutil.copy(run, copy)
+    for copy, seed in zip(copies, (9, 9, 10)):
+        RS.resolve_file(copy, {"budget": 100}, workers=1, progress=False, sample=4, seed=seed)
+    drawn = [set(pd.read_parquet(c).query("stratum == 'sampled'").seed) for c in copies]
+    assert drawn[0] == drawn[1] and drawn[0] != drawn[2]
+
+
+def test_a_sample_larger_than_the_unknowns_takes_them_all(run, capsys):
+    unknown = int((pd.read_parquet(run).outcome == "unknown").sum())
+    report = RS.resolve_file(run, {"budget": 100}, workers=1, progress=False, sample=1000)
+    err = capsys.readouterr().err
+    assert f"--sample 1,000 is more than the {unknown} unknown deals" in err
+    assert f"all {unknown} are taken" in err and len(err.strip().splitlines()) == 1
+    assert report.tried == unknown and RS.sample_record(run)["drawn"] == unknown
+
+
+def test_an_interrupted_sample_resumes(run, tmp_path):
+    copy = tmp_path / "copy.parquet"
+    shutil.copy(run, copy)
+    expected = RS.resolve_file(copy, {"budget": 100_000}, workers=1, progress=False, sample=4,
+                               seed=3)
+    # Interrupted after one chunk of the same command: its part stays in <file>.resolve/.
+    work = RS.resolve_dir(run)
+    table = pq.read_table(run)
+    drawn = RS._draw(run, table, 4, 3)
+    spec = json.loads(read_spec(run).to_json())
+    spec["options"]["budget"] = 100_000
+    from winnable.batch import RunSpec
+    wanted = RunSpec.from_json(json.dumps(spec))
+    work.mkdir()
+    (work / "run.json").write_text(json.dumps({
+        "options": {"budget": 100_000}, "spec": json.loads(wanted.to_json()),
+        "sample": {**drawn.record, "seeds": drawn.seeds}}))
+    RS._solve_and_store(wanted.to_json(), drawn.seeds[:1], str(work))
+    with pytest.raises(BatchError, match="unfinished escalation with budget=100000 on a sample"):
+        RS.resolve_file(run, {"budget": 100_000}, workers=1, progress=False, sample=4, seed=4)
+    resumed = RS.resolve_file(run, {"budget": 100_000}, workers=2, chunk=1, progress=False,
+                              sample=4, seed=3)
+    assert not work.exists()
+    assert (resumed.tried, resumed.settled, resumed.wins) == (expected.tried, expected.settled,
+                                                              expected.wins)
+    a, b = (pd.read_parquet(f).set_index("seed") for f in (run, copy))
+    assert (a.outcome == b.outcome).all() and (a.stratum == b.stratum).all()
+
+
+def test_bad_samples_get_one_line(run, tmp_path, capsys, monkeypatch):
+    def cli(*args):
+        monkeypatch.setattr("sys.argv", ["winnable", "resolve", *map(str, args), "-q"])
+        with pytest.raises(SystemExit) as done:
+            main()
+        return done.value.code, capsys.readouterr()
+
+    code, out = cli(run, "--sample", 0, "--option", "budget=1000")
+    assert code == 2 and out.err == ("error: --sample must be at least 1 (the number of unknown "
+                                     "deals to draw and escalate), got 0\n")
+    code, out = cli(run, "--sample", 2, "--seed", -1, "--option", "budget=1000")
+    assert code == 2 and len(out.err.splitlines()) == 1 and "--seed must be" in out.err
+    decided = tmp_path / "decided.parquet"
+    solve_batch("chinese", n=3, options={"budget": 100_000}, workers=1, out=decided,
+                progress=False)
+    code, out = cli(decided, "--sample", 2, "--option", "budget=1000000")
+    assert code == 2 and out.err == (f"error: {decided} has no unknown deals: its win rate is "
+                                     "exact, there is nothing to sample\n")
+    for game, solver in (("chinese", "strategy"), ("nineball", "thoughtful")):
+        other = tmp_path / f"{game}_{solver}.parquet"
+        solve_batch(game, n=3, solver=solver, workers=1, out=other, progress=False)
+        code, out = cli(other, "--sample", 2, "--option", "budget=1000")
+        assert code == 2 and len(out.err.splitlines()) == 1, out.err
+        assert f"solver {solver}, which has no budget past which it leaves" in out.err
+    assert "Traceback" not in out.err
+    code, out = cli(run, "--sample", 2, "--option", "budget=100")
+    assert code == 0 and "stratified estimate" in out.out and "sample: 2 of the" in out.out
+
+
+def test_a_sample_of_impossible_thoughtful(tmp_path):
+    """Every solver that can leave deals unknown can be sampled: Impossible's thoughtful."""
+    out = tmp_path / "imp.parquet"
+    solve_batch("impossible", n=40, solver="thoughtful", options={"budget": 200}, workers=1,
+                out=out, progress=False)
+    unknown = int((pd.read_parquet(out).outcome == "unknown").sum())
+    assert unknown >= 5
+    report = RS.resolve_file(out, {"budget": 20_000}, workers=1, progress=False, sample=4)
+    assert report.tried == 4 and report.settled >= 1
+    from winnable.batch import read_runs
+    from winnable.stats import summarize
+    (s,) = summarize(read_runs([out]))
+    assert s.rate.kind == "estimate" and s.rate.sample.stratum == unknown

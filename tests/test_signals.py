@@ -153,6 +153,34 @@ def test_workers_exit_when_the_batch_is_killed(tmp_path):
     assert list(Path(f"{out}.parts").glob("part-*.parquet"))
 
 
+def test_sigterm_stops_a_sampled_resolve_and_the_same_command_resumes(tmp_path):
+    """`winnable resolve RUN --sample K` stops on SIGTERM as a batch does (finished chunks
+    kept, one line, every process gone), and the same command finishes the same sample."""
+    from winnable import solve_batch
+    out = tmp_path / "strict.parquet"
+    solve_batch("chinese", n=60, start=180, options={"budget": 60, "strategy": 0}, workers=1,
+                out=out, progress=False)
+    cmd = [sys.executable, "-m", "winnable", "resolve", str(out), "--sample", "8", "--seed", "2",
+           "--option", "budget=400000", "--workers", "2", "--chunk", "1", "--quiet"]
+    proc = start(cmd)
+    wait_for_parts(Path(f"{out}.resolve"), 2, proc)
+    sent = time.time()
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err[-2000:]
+    assert wait_until_gone(proc.pid, STOP_WITHIN - (time.time() - sent)) == []
+    assert "stopped by SIGTERM: every finished chunk is kept" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    kept = len(list(Path(f"{out}.resolve").glob("part-*.parquet")))
+    assert kept >= 2
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "8 sampled deals (a sample of 8 of the" in done.stdout, done.stdout
+    df = pd.read_parquet(out)
+    assert (df.stratum == "sampled").sum() == 8 and (df[df.stratum == "sampled"].step == 1).all()
+    assert (df[df.stratum != "sampled"].step == 0).all()
+
+
 @pytest.mark.slow
 def test_ctrl_c_at_random_moments_under_load_always_ends_the_batch(tmp_path):
     """25 interrupts at random moments from when the program runs (compiling or loading the

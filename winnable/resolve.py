@@ -148,9 +148,9 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
         raise B.BatchError(f"{path} is not a winnable run file (made by solve-batch)")
     game = get_game(spec.game)
     if spec.solver in game.solvers and not game.solvers[spec.solver].undecided:
-        raise B.BatchError(f"{path} is a run of {spec.game} solver {spec.solver}, which decides "
-                           "every deal (it never leaves one unknown): there is nothing to solve "
-                           "again")
+        raise B.BatchError(f"{path} is a run of {spec.game} solver {spec.solver}, which has no "
+                           "budget past which it leaves a deal unknown: there is nothing to "
+                           "escalate")
     current = game.engine_version(spec.solver)
     if spec.engine_version != current:
         raise B.BatchError(
