@@ -59,3 +59,52 @@ def test_reductions_experiment_keeps_verdicts_on_positions_searched_completely(m
             assert X.search(s, 50_000, abstract=True)[0] == "win"
         verdicts.append(plain)
     assert "win" in verdicts and "loss" in verdicts
+
+
+def test_headline_shows_a_runs_stratified_estimate_in_place_of_its_bounds(monkeypatch):
+    """experiments/headline.py: a run's row from stratified.csv (a sample of its unknowns)
+    replaces the same run's row without one, where that row stood; other runs stay."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    from headline import headline_rows
+
+    base = {"game": "chinese", "solver": "thoughtful", "deals": 1000, "numbering": "winnable"}
+    plain = pd.DataFrame([{**base, "variant": "default", "wins": 900, "losses": 50,
+                           "unknowns": 50},
+                          {**base, "variant": "easy=1", "wins": 990, "losses": 5,
+                           "unknowns": 5}])
+    sampled = pd.DataFrame([{**base, "variant": "default", "wins": 905, "losses": 60,
+                             "unknowns": 35, "sample_size": 20}])
+    rows = headline_rows([plain, sampled])
+    assert list(rows.variant) == ["default", "easy=1"]
+    assert list(rows.sample_size.fillna(0)) == [20, 0] and list(rows.wins) == [905, 990]
+
+
+def test_the_stratified_experiment_escalates_a_sample_in_a_copy_and_writes_its_table(tmp_path):
+    """experiments/stratified.py on a small strict run: the run keeps its answers, the copy's
+    sample is escalated step by step, the table holds the estimate, and a rerun resumes (the
+    steps recorded are not solved again)."""
+    import subprocess
+    import sys
+
+    from winnable import solve_batch
+    root = Path(__file__).resolve().parent.parent
+    run = tmp_path / "strict.parquet"
+    solve_batch("chinese", n=30, start=180, options={"budget": 1000, "strategy": 0}, workers=1,
+                out=run, progress=False)
+    before = pd.read_parquet(run)
+    command = [sys.executable, str(root / "experiments/stratified.py"), "--source", str(run),
+               "--sample", "3", "--seed", "2", "--steps", "budget=20000;budget=100000",
+               "--workers", "1", "--runs-dir", str(tmp_path / "runs"), "--results-dir",
+               str(tmp_path / "results")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert pd.read_parquet(run).equals(before)
+    copy = tmp_path / "runs/strict_sample-3_seed-2.parquet"
+    from winnable.resolve import escalations
+    assert [h["options"] for h in escalations(copy)][:1] == [{"budget": 20000}]
+    table = pd.read_csv(tmp_path / "results/chinese/stratified.csv")
+    assert list(table.sample_size) == [3] and list(table.sample_stratum) == [4]
+    md = (tmp_path / "results/chinese/stratified.md").read_text()
+    assert "(estimate)" in md and "winnable resolve strict_sample-3_seed-2.parquet --sample 3" in md
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "step" not in again.stdout.split("#")[0], again.stdout
