@@ -307,8 +307,8 @@ def winrate(df: pd.DataFrame, title: str | None = None) -> Figure:
                               for (a, _), s in zip(ranges, summaries)],
                    [f"{_wrapped(r.label)}\n{rate_text(s.rate)}" for r, s in zip(runs, summaries)],
                    ranges)
-    ax.set_xlabel("win rate (% of all deals): point, or bounds with unknowns lost / won (thick "
-                  "bar); line: 95% interval")
+    ax.set_xlabel("win rate, % of all deals (line: 95% interval;\nthick bar: bounds, unknowns "
+                  "lost / won)")
     return _finish(fig, title or _title(runs, "win rate"), runs, INTERVAL_NOTE)
 
 
