@@ -54,8 +54,8 @@ from winnable.cards import suit_of as suit
 from winnable.outcomes import LOSS, UNKNOWN, WIN
 from winnable.report import markdown
 from winnable.rules import chinese as R
-from winnable.solvers import chinese_position as P
-from winnable.solvers import chinese_search as CS
+from winnable.solvers.chinese import position as P
+from winnable.solvers.chinese import search as CS
 from winnable.solvers.table import TranspositionTable
 
 POSITIONS = "58/5,58/10,58/20,230/25,231/15,238/5"

@@ -10,11 +10,11 @@ from tests.reference import chinese_ref as ref
 from winnable import get_game
 from winnable.cards import CODES, parse_card, rank_of, suit_of
 from winnable.rules import chinese as R
-from winnable.solvers import chinese_beam as B
-from winnable.solvers import chinese_losses as L
-from winnable.solvers import chinese_position as P
-from winnable.solvers import chinese_search as CS
-from winnable.solvers import chinese_thoughtful as T
+from winnable.solvers.chinese import beam as B
+from winnable.solvers.chinese import losses as L
+from winnable.solvers.chinese import position as P
+from winnable.solvers.chinese import search as CS
+from winnable.solvers.chinese import thoughtful as T
 from winnable.solvers.table import (LOSS, LOST, OUTCOME_NAMES, UNKNOWN, WIN, TranspositionTable,
                                     tt_state)
 

@@ -10,8 +10,8 @@ import numpy as np
 from ..cards import code
 from ..rules import chinese as R
 from ..shuffle import play_stream
-from ..solvers import chinese_nopeek as NP
-from ..solvers import chinese_thoughtful as T
+from ..solvers.chinese import nopeek as NP
+from ..solvers.chinese import thoughtful as T
 from ..solvers.table import ENTRY_BYTES, LOSS, OUTCOME_NAMES, WIN, entries_for, memory_mb_for
 from ..session import Advice
 from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
@@ -39,7 +39,7 @@ def _thoughtful(game, deals, rules, options, record_moves):
 
 
 def _no_peek(solver):
-    """A no-peek player (winnable/solvers/chinese_nopeek.py): it sees what a person sees."""
+    """A no-peek player (winnable/solvers/chinese/nopeek.py): it sees what a person sees."""
     def run(game, deals, rules, options, record_moves):
         return game.nopeek_columns(deals, rules, solver, options)
 

@@ -1,6 +1,6 @@
 """Chinese Solitaire: the thoughtful search (every card known).
 
-Depth-first search with play/unplay over ``chinese_position`` and a transposition table
+Depth-first search with play/unplay over ``position`` and a transposition table
 (``winnable.solvers.table``).  A deal is won when a line reaching 52 cards on the foundations is
 found (it is returned and replayed by the tests), lost when the whole reachable space was
 searched without one, and ``unknown`` when the node budget (successors played) or the depth cap
@@ -30,7 +30,7 @@ completely.
    the stock lands on piles 1, 2, 3 by name), and a whole pile is not moved to a space of its
    own class.  Such piles differ only by their names, which no rule reads.
 3. ``SYMMETRY``: the fingerprint ignores the order of interchangeable piles (the same classes;
-   see ``chinese_position``), so positions that differ only by the naming of such piles are one
+   see ``position``), so positions that differ only by the naming of such piles are one
    node.
 4. ``CLASSES``, positions joined by reversible moves are one node.  A class move
    (``is_reversible``) can be taken back at once, so from the position after it the position
@@ -58,7 +58,7 @@ completely.
    that ``expand`` met before is tried in the latter only.  The two positions after it are one
    class move apart as well (proved case by case in ``expand``), so they are won together.  The
    stock is never merged: it lands on different cards.
-6. ``DEAD_END``: a position that ``chinese_losses.dead_end`` proves lost is not searched.
+6. ``DEAD_END``: a position that ``losses.dead_end`` proves lost is not searched.
 
 The table (``winnable.solvers.table``): a node is marked ``LOST`` once searched to the end
 without a win, unless it met a node on the current line (a cycle, possible in easy mode and in
@@ -82,12 +82,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import inline_kernel, kernel
-from ..rules import chinese as R
-from ..shuffle import GOLDEN, MIX1
-from . import chinese_position as P
-from .chinese_losses import dead_end, twin
-from .table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
+from ...jit import inline_kernel, kernel
+from ...rules import chinese as R
+from ...shuffle import GOLDEN, MIX1
+from . import position as P
+from .losses import dead_end, twin
+from ..table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
                     tt_state, tt_store)
 
 SAFE_UP, SPACES, SYMMETRY, CLASSES, MERGE, DEAD_END = 1, 2, 4, 8, 16, 32
