@@ -24,7 +24,7 @@ def _thoughtful_solver(rules, options) -> T.Thoughtful:
         memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
         strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
         occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])),
-        beam=int(options["beam"]))
+        beam=int(options["beam"]), learn=bool(int(options["learn"])), gap=int(options["gap"]))
     return T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
 
 
@@ -52,7 +52,8 @@ LIMITS = {
     "restart": OptionLimits(0, unit="nodes per short search; 0: none"),
     "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
     "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
-    "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
+    "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1), "learn": OptionLimits(0, 1),
+    "gap": OptionLimits(0, unit="nodes"),
     "walks": OptionLimits(0, unit="random playouts"),
     "beam": OptionLimits(0, 10_000, "positions per layer of the beam search; 0: none"),
     "lookahead": OptionLimits(0, unit="moves"),
@@ -74,7 +75,7 @@ class Chinese(Game):
             _thoughtful,
             _options(budget=T.DEFAULT_BUDGET, restart=T.DEFAULT_RESTART,
                      memory_mb=T.DEFAULT_MEMORY_MB, prune=1, strategy=1, walks=T.DEFAULT_WALKS,
-                     occupation=1, classes=1, beam=0)),
+                     occupation=1, classes=1, beam=0, learn=1, gap=0)),
         SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
             _no_peek("strategy"),

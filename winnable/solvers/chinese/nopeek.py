@@ -97,6 +97,7 @@ from numba import njit
 
 from ... import shuffle
 from ...rules import chinese as R
+from . import critical as C
 from . import position as P
 from . import search as CS
 from ..table import LOSS, WIN, TranspositionTable, mix64, remember
@@ -418,7 +419,7 @@ def solve_sample(sample, cfg, budget, state, searcher):
     ``state[SS_STAMP]`` is the table generation, advanced here (each search is a deal of its
     own to the table)."""
     cards, length, down, found, misc, deal = sample
-    keys, stamps, workspace, pos = searcher
+    keys, stamps, workspace, pos, model = searcher
     spent = 0
     result = LOSS
     for i in range(2):
@@ -431,8 +432,8 @@ def solve_sample(sample, cfg, budget, state, searcher):
             state[SS_STAMP] = 1
         P.assign(pos, cards, length, down, found, misc, deal)
         result, _, nodes, n = CS.search(
-            pos, easy, cfg[SEQUENCE] != 0, CS.ALL, size, keys, stamps, state[SS_STAMP],
-            state[SS_STAMP], workspace)
+            pos, easy, cfg[SEQUENCE] != 0, CS.ALL & ~CS.CRITICAL, size, keys, stamps,
+            state[SS_STAMP], state[SS_STAMP], workspace, model, 0)
         spent += nodes
         if result == WIN:
             return WON, spent, n
@@ -742,7 +743,7 @@ def new_searcher(memory_mb):
     caller keeps between games)."""
     table = TranspositionTable(memory_mb)
     pos = P.new_position(np.arange(R.N_CARDS, dtype=np.int8))
-    return (table.keys, table.stamps, CS.new_workspace(), pos), table
+    return (table.keys, table.stamps, CS.new_workspace(), pos, C.no_model()), table
 
 
 def configure(rules, options):

@@ -46,6 +46,7 @@ from ...jit import kernel
 from ...rules import chinese as R
 from ...shuffle import GOLDEN, MIX1, game_salt, play_stream
 from . import beam as B
+from . import critical as C
 from . import position as P
 from . import search as CS
 from .losses import occupation_dead_end
@@ -72,6 +73,8 @@ class Settings:
     occupation: bool = True
     classes: bool = True
     beam: int = 0  # the beam search's width; 0: no beam search
+    learn: bool = True
+    gap: int = 0
 
 
 class Thoughtful:
@@ -86,6 +89,8 @@ class Thoughtful:
         self.rules = CS.ALL if settings.prune else 0
         if not settings.classes:
             self.rules &= ~(CS.CLASSES | CS.MERGE)
+        if not settings.learn:
+            self.rules &= ~CS.CRITICAL
         self.status = np.zeros(R.N_CARDS, dtype=np.int64)
         self.occupant = np.zeros(2 * R.N_CARDS, dtype=np.int64)
         self._strategy = None
@@ -222,6 +227,9 @@ class _Searches:
         self.solver, self.easy, self.budget = solver, easy, budget
         solver.table.begin_deal()
         self.pos = _position(deal, start)
+        pos = self.pos
+        self.model = (C.build(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, easy)
+                      if solver.rules & CS.CRITICAL else C.no_model())
         self.spent = self.best = self.jitter = 0
         self.outcome = UNKNOWN
         self.line = np.zeros(0, dtype=np.int64)
@@ -237,7 +245,7 @@ class _Searches:
             stamp = table.begin_search()
             outcome, score, nodes, length = CS.search(
                 self.pos, self.easy, solver.sequence, solver.rules, size, table.keys,
-                table.stamps, table.deal_first, stamp, ws, self.jitter)
+                table.stamps, table.deal_first, stamp, ws, self.model, s.gap, self.jitter)
             self.spent += nodes
             self.best = max(self.best, score)
             if outcome != UNKNOWN or nodes == 0:
