@@ -6,7 +6,7 @@ suggested lever for the undecided tail was to prove such subtrees lost at their 
 stronger test or by learning).  This measures what even a perfect, free such proof leaves.
 
 For each deal of the first --n that the source run (the strict thoughtful run at its defaults)
-leaves unknown: one search (``chinese_search.search``, every reduction, no restarts) of
+leaves unknown: one search (``search.search`` (``winnable.solvers.chinese``), every reduction, no restarts) of
 --budget nodes with a --memory-mb table, counting the classes searched to the end and those
 below which a face-down card turned (``Workspace.searched``).  Any complete search that prunes
 only barren classes must still enter each of the latter: a class below which a card turns is
@@ -32,8 +32,9 @@ from winnable import get_game
 from winnable.batch import RunSpec, run_file
 from winnable.outcomes import OUTCOME_NAMES
 from winnable.report import markdown
-from winnable.solvers import chinese_position as P
-from winnable.solvers import chinese_search as CS
+from winnable.solvers.chinese import critical as C
+from winnable.solvers.chinese import position as P
+from winnable.solvers.chinese import search as CS
 from winnable.solvers.table import TranspositionTable
 
 GAME = get_game("chinese")
@@ -57,9 +58,11 @@ def search_deal(seed_budget: tuple[int, int]) -> dict:
     table.begin_deal()
     ws.searched[:] = 0
     cpu = time.process_time()
-    outcome, best, nodes, _ = CS.search(P.new_position(GAME.deal(seed)), False, False, CS.ALL,
-                                        budget, table.keys, table.stamps, table.deal_first,
-                                        table.begin_search(), ws)
+    # The search as version 6 measured it: without the critical-path test.
+    outcome, best, nodes, _ = CS.search(P.new_position(GAME.deal(seed)), False, False,
+                                        CS.ALL & ~CS.CRITICAL, budget, table.keys, table.stamps,
+                                        table.deal_first, table.begin_search(), ws, C.no_model(),
+                                        0)
     return {"deal": seed, "outcome": OUTCOME_NAMES[int(outcome)], "best": int(best),
             "nodes": int(nodes), "classes": int(ws.searched[0]),
             "turning": int(ws.searched[1]), "cpu_s": round(time.process_time() - cpu, 2)}

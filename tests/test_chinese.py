@@ -10,11 +10,12 @@ from tests.reference import chinese_ref as ref
 from winnable import get_game
 from winnable.cards import CODES, parse_card, rank_of, suit_of
 from winnable.rules import chinese as R
-from winnable.solvers import chinese_beam as B
-from winnable.solvers import chinese_losses as L
-from winnable.solvers import chinese_position as P
-from winnable.solvers import chinese_search as CS
-from winnable.solvers import chinese_thoughtful as T
+from winnable.solvers.chinese import beam as B
+from winnable.solvers.chinese import critical as C
+from winnable.solvers.chinese import losses as L
+from winnable.solvers.chinese import position as P
+from winnable.solvers.chinese import search as CS
+from winnable.solvers.chinese import thoughtful as T
 from winnable.solvers.table import (LOSS, LOST, OUTCOME_NAMES, UNKNOWN, WIN, TranspositionTable,
                                     tt_state)
 
@@ -35,13 +36,20 @@ def position_view(pos):
     return engine_view(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal)
 
 
-def search(pos, easy, blocks, rules, budget, table=TABLE, jitter=0, workspace=WORKSPACE):
+def model_of(pos, easy):
+    """The critical-path test's model of every position reachable from ``pos``."""
+    return C.build(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, easy)
+
+
+def search(pos, easy, blocks, rules, budget, table=TABLE, jitter=0, workspace=WORKSPACE,
+           gap=0):
     """One search from ``pos`` in a fresh table generation: (outcome name, nodes, line)."""
     table.begin_deal()
     stamp = table.begin_search()
+    model = model_of(pos, easy) if rules & CS.CRITICAL else C.no_model()
     outcome, _, nodes, length = CS.search(pos, easy, blocks == "sequence", rules, budget,
                                           table.keys, table.stamps, table.deal_first, stamp,
-                                          workspace, jitter)
+                                          workspace, model, gap, jitter)
     return OUTCOME_NAMES[int(outcome)], nodes, [int(m) for m in workspace.line[:length]]
 
 
@@ -207,6 +215,10 @@ def reference_outcome(state, easy, blocks):
 
 ABLATIONS = [("all", CS.ALL), ("plain", 0)] + [
     (f"no {name}", CS.ALL & ~bit) for name, bit in CS.REDUCTIONS.items()]
+# The critical-path test runs at every node the search enters and proves lost every position
+# ``dead_end`` does on these small positions, so leaving ``dead_end`` out changes the search
+# (its nodes) only without it: that reduction is also compared on the search without the test.
+ABLATIONS += [("no dead_end nor critical", CS.ALL & ~CS.DEAD_END & ~CS.CRITICAL)]
 
 
 # Reductions that change the search on the small positions of each rule set; the others are
@@ -215,7 +227,10 @@ STRICT_ACTIVE = ("safe_up", "spaces", "classes", "merge", "dead_end")
 
 
 @pytest.mark.parametrize("easy, blocks, cards_left, min_losses, active", [
-    (False, "any", 14, 10, STRICT_ACTIVE), (False, "sequence", 20, 10, STRICT_ACTIVE),
+    # The critical-path test proves nothing dead_end misses among 14 cards (it does among
+    # more: test_chinese_critical.py).
+    (False, "any", 14, 10, STRICT_ACTIVE),
+    (False, "sequence", 20, 10, STRICT_ACTIVE + ("critical",)),
     (True, "sequence", 13, 1, ("safe_up", "symmetry", "classes", "merge")),
     # Easy mode with few cards left is (nearly) always won, so only wins are compared here;
     # lost easy deals are checked against strict mode on whole deals below.
@@ -245,6 +260,8 @@ def test_each_reduction_agrees_with_the_search_without_it(easy, blocks, cards_le
         assert len(decided) == 1, results
         for name in CS.REDUCTIONS:
             changed[name] += results[f"no {name}"][1] != results["all"][1]
+        changed["dead_end"] += (results["no dead_end nor critical"][1]
+                                != results["no critical"][1])
         plain, plain_nodes = results["plain"]
         if plain == "unknown":
             continue
@@ -253,7 +270,7 @@ def test_each_reduction_agrees_with_the_search_without_it(easy, blocks, cards_le
         outcomes[plain] += 1
     # Enough positions settled both ways, and both kinds of answer among them.
     assert outcomes["win"] >= 20 and outcomes["loss"] >= min_losses, outcomes
-    assert all(changed[name] > 0 for name in active), changed
+    assert all(changed[name] > 0 for name in active), sorted(changed.items())
 
 
 @pytest.mark.parametrize("blocks", ["any", "sequence"])
@@ -301,8 +318,10 @@ def test_a_lost_class_graph_is_searched_once():
     TABLE.begin_deal()
     for expected_nodes in (None, 0):
         stamp = TABLE.begin_search()
-        outcome, _, nodes, _ = CS.search(pos, False, False, CS.ALL, 2_000_000, TABLE.keys,
-                                         TABLE.stamps, TABLE.deal_first, stamp, WORKSPACE)
+        # Without the critical-path test, which proves this deal lost at its root.
+        outcome, _, nodes, _ = CS.search(pos, False, False, CS.ALL & ~CS.CRITICAL, 2_000_000,
+                                         TABLE.keys, TABLE.stamps, TABLE.deal_first, stamp,
+                                         WORKSPACE, C.no_model(), 0)
         assert outcome == LOSS
         if expected_nodes is not None:
             assert nodes == expected_nodes
@@ -317,7 +336,8 @@ def test_the_search_counts_its_classes_and_those_below_which_a_card_turned():
     some classes turn none (barren ones)."""
     pos = P.new_position(GAME.deal(196))
     WORKSPACE.searched[:] = 0
-    outcome, _, _ = search(pos, False, "any", CS.ALL, 2_000_000)
+    # Without the critical-path test, which proves this deal lost at its root.
+    outcome, _, _ = search(pos, False, "any", CS.ALL & ~CS.CRITICAL, 2_000_000)
     classes, turning = (int(x) for x in WORKSPACE.searched)
     lost = sum(tt_state(TABLE.keys, TABLE.stamps, s, TABLE.deal_first, TABLE.generation.current)
                == LOST for s in np.flatnonzero(TABLE.stamps >= TABLE.deal_first))
@@ -325,17 +345,28 @@ def test_the_search_counts_its_classes_and_those_below_which_a_card_turned():
     assert 0 < turning < classes
 
 
-@pytest.mark.parametrize("seed, easy, blocks, too_large", [
-    (196, False, "any", ("classes", "dead_end")), (74, True, "sequence", ())])
-def test_each_reduction_agrees_on_whole_lost_deals(seed, easy, blocks, too_large):
-    """Two lost deals stay lost whichever reduction is left out (those in ``too_large`` leave
-    a search too large for a test), and leaving out any one of them changes the search."""
+WITHOUT_CRITICAL = CS.ALL & ~CS.CRITICAL
+
+
+@pytest.mark.parametrize("seed, easy, blocks, rules, skipped", [
+    # The reductions of the search before the critical-path test, which proves 196 lost at its
+    # root and proves for the search of 74 what dead_end does.
+    (196, False, "any", WITHOUT_CRITICAL, ("classes", "dead_end", "critical")),
+    (74, True, "sequence", WITHOUT_CRITICAL, ("critical",)),
+    # Every reduction with the test; without it the search of 58 is too large for a test (the
+    # test's agreement with the search without it is checked in test_chinese_critical.py),
+    # and it proves lost every position dead_end does here.
+    (58, False, "any", CS.ALL, ("classes", "critical", "dead_end"))])
+def test_each_reduction_agrees_on_whole_lost_deals(seed, easy, blocks, rules, skipped):
+    """Lost deals stay lost whichever reduction of ``rules`` is left out (those in ``skipped``
+    leave a search too large for a test, or one the same), and leaving out any one of them
+    changes the search."""
     pos = P.new_position(GAME.deal(seed))
-    outcome, everything, _ = search(pos, easy, blocks, CS.ALL, 3_000_000)
+    outcome, everything, _ = search(pos, easy, blocks, rules, 3_000_000)
     assert outcome == "loss"
     for name, bit in CS.REDUCTIONS.items():
-        if name not in too_large:
-            outcome, nodes, _ = search(pos, easy, blocks, CS.ALL & ~bit, 3_000_000)
+        if name not in skipped:
+            outcome, nodes, _ = search(pos, easy, blocks, rules & ~bit, 3_000_000)
             assert outcome == "loss" and nodes != everything, (name, nodes, everything)
 
 
@@ -388,8 +419,9 @@ def test_rule_set_implication_holds_on_whole_deals():
 
 
 def test_budget_means_unknown_not_loss():
-    # Deal 196 is lost, proved by a complete search of about 230,000 nodes.
-    result = GAME.solve(196, budget=1000, occupation=0)
+    # Deal 196 is lost, proved by a complete search of about 230,000 nodes (without the
+    # critical-path test, which proves it at once).
+    result = GAME.solve(196, budget=1000, occupation=0, learn=0)
     assert result.outcome == "unknown" and result.nodes <= 1000
     assert GAME.solve(196, budget=1_000_000).outcome == "loss"
 
@@ -627,7 +659,7 @@ def test_beam_wins_replay_and_leave_the_position_as_it_was():
     """The beam search (driver step 3, option ``beam``) returns legal winning lines, replayed
     with the reference, under every rule set, from deals and from positions along the way; it
     leaves its start position as it found it; and through the driver it wins deal 16, which the
-    searches leave unknown."""
+    searches without the critical-path test leave unknown."""
     beam = B.new_beam(20)
     table = TranspositionTable(4)
     wins = 0
@@ -651,8 +683,9 @@ def test_beam_wins_replay_and_leave_the_position_as_it_was():
                 assert best == 52
                 assert replay_wins(state, [int(m) for m in beam.line[:length]], easy, blocks)
     assert wins >= 20
-    with_beam = GAME.solve(16, None, beam=100)
-    assert with_beam.outcome == "win" and GAME.solve(16, None).outcome == "unknown"
+    # Without the critical-path test (with it the searches win deal 16 in 136 nodes).
+    with_beam = GAME.solve(16, None, beam=100, learn=0)
+    assert with_beam.outcome == "win" and GAME.solve(16, None, learn=0).outcome == "unknown"
     assert ref.replay(with_beam.deal.split(), with_beam.moves) == 52
 
 

@@ -10,7 +10,7 @@ from tests.reference import chinese_ref as ref
 from winnable import get_game
 from winnable.rules import chinese as R
 from winnable.shuffle import play_stream
-from winnable.solvers import chinese_nopeek as NP
+from winnable.solvers.chinese import nopeek as NP
 
 GAME = get_game("chinese")
 PLAYERS = ("strategy", "sampling", "random")

@@ -33,7 +33,7 @@ def test_reductions_experiment_keeps_verdicts_on_positions_searched_completely(m
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
     import chinese_reductions as X
     from winnable.rules import chinese as R
-    from winnable.solvers.chinese_thoughtful import Thoughtful
+    from winnable.solvers.chinese.thoughtful import Thoughtful
 
     positions = [X.walk(196, 10), X.walk(196, 20), X.walk(799, 30)]
     solver = Thoughtful(False, False)

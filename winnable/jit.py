@@ -17,7 +17,7 @@ create arrays: without reference counting they would never be freed.
 
 Stale caches.  Numba checks a cached function against its own source file only, yet the machine
 code of a caller holds the code of every compiled function it calls (inlined or linked in): after
-an edit of ``chinese_position.py`` alone, the cached search in ``chinese_search.py`` would go on
+an edit of ``chinese/position.py`` alone, the cached search in ``chinese/search.py`` would go on
 running the old moves.  So the first import of this module compares a digest of the package's
 source with the one its caches were compiled from (``__pycache__/numba-source.sha1``) and, when
 they differ, drops every cached function of the package before anything is compiled or loaded.

@@ -10,8 +10,8 @@ import numpy as np
 from ..cards import code
 from ..rules import chinese as R
 from ..shuffle import play_stream
-from ..solvers import chinese_nopeek as NP
-from ..solvers import chinese_thoughtful as T
+from ..solvers.chinese import nopeek as NP
+from ..solvers.chinese import thoughtful as T
 from ..solvers.table import ENTRY_BYTES, LOSS, OUTCOME_NAMES, WIN, entries_for, memory_mb_for
 from ..session import Advice
 from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
@@ -24,7 +24,7 @@ def _thoughtful_solver(rules, options) -> T.Thoughtful:
         memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
         strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
         occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])),
-        beam=int(options["beam"]))
+        beam=int(options["beam"]), learn=bool(int(options["learn"])), gap=int(options["gap"]))
     solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
     # Its buffers (tens of MB of zeros) are written now: left to the kernel, their pages would be
     # mapped and zeroed during the first deals searched, a start-up cost timed as theirs.
@@ -44,7 +44,7 @@ def _thoughtful(game, deals, rules, options, record_moves):
 
 
 def _no_peek(solver):
-    """A no-peek player (winnable/solvers/chinese_nopeek.py): it sees what a person sees."""
+    """A no-peek player (winnable/solvers/chinese/nopeek.py): it sees what a person sees."""
     def run(game, deals, rules, options, record_moves):
         return game.nopeek_columns(deals, rules, solver, options)
 
@@ -57,7 +57,8 @@ LIMITS = {
     "restart": OptionLimits(0, unit="nodes per short search; 0: none"),
     "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
     "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
-    "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1),
+    "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1), "learn": OptionLimits(0, 1),
+    "gap": OptionLimits(0, unit="nodes"),
     "walks": OptionLimits(0, unit="random playouts"),
     "beam": OptionLimits(0, 10_000, "positions per layer of the beam search; 0: none"),
     "lookahead": OptionLimits(0, unit="moves"),
@@ -79,7 +80,7 @@ class Chinese(Game):
             _thoughtful,
             _options(budget=T.DEFAULT_BUDGET, restart=T.DEFAULT_RESTART,
                      memory_mb=T.DEFAULT_MEMORY_MB, prune=1, strategy=1, walks=T.DEFAULT_WALKS,
-                     occupation=1, classes=1, beam=0), undecided=True),
+                     occupation=1, classes=1, beam=0, learn=1, gap=0), undecided=True),
         SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
             _no_peek("strategy"),

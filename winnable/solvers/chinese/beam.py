@@ -1,10 +1,10 @@
 """Chinese Solitaire: a beam search for winning lines (every card known).
 
 Breadth first, one layer of positions at a time: every move of every position of the layer is
-played (a safe move to foundation alone where there is one, ``chinese_search.safe_up``), the
-position it leads to is brought to the canonical form of its class (``chinese_search.normalise``)
+played (a safe move to foundation alone where there is one, ``search.safe_up``), the
+position it leads to is brought to the canonical form of its class (``search.normalise``)
 and kept unless ``dead_end`` proves it lost or it was met before in this beam; the ``width``
-best of them by ``chinese_search.evaluate`` (ties in the order they were met) make the next
+best of them by ``search.evaluate`` (ties in the order they were met) make the next
 layer.  A position with every card on the foundations ends the search with its line.
 
 It decides nothing but wins: it drops all but ``width`` positions a layer, so a beam that runs
@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel
-from ..rules import chinese as R
-from . import chinese_position as P
-from . import chinese_search as CS
-from .table import ON_PATH, UNKNOWN, WIN, tt_find, tt_store
+from ...jit import kernel
+from ...rules import chinese as R
+from . import position as P
+from . import search as CS
+from ..table import ON_PATH, UNKNOWN, WIN, tt_find, tt_store
 
 MAX_LAYERS = 400          # layers at most (won lines are about 100 class steps)
 MAX_CHILDREN = 64         # children kept per position of a layer at most

@@ -2,7 +2,7 @@
 
 One deal is decided by these steps, each only while the deal is still undecided:
 
-1. **Searches** (``chinese_search.search``) within a node budget: searches of ``restart`` times
+1. **Searches** (``search.search``) within a node budget: searches of ``restart`` times
    the Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...) nodes, each in another move order, until the
    budget is spent.  Wins hide in a heavy tail of bad move orders, which restarts escape, and
    Luby's sequence is within a logarithmic factor of the best restart schedule for any
@@ -10,14 +10,14 @@ One deal is decided by these steps, each only while the deal is still undecided:
    the next ones (see ``winnable.solvers.table``), so a restart never searches a proven-lost
    subtree again: a loss costs about one complete search, however it is cut into restarts.  In
    easy mode a strict win is looked for first with half the budget
-   (``chinese_search.strict_first_pass``).
-2. **The occupation test** (``chinese_losses.occupation_dead_end``), a stronger and costlier
+   (``search.strict_first_pass``).
+2. **The occupation test** (``losses.occupation_dead_end``), a stronger and costlier
    loss proof than the one the search uses at every node.
-3. **A beam search** (``chinese_beam``, only with the option ``beam`` > 0, the beam's width:
+3. **A beam search** (``beam``, only with the option ``beam`` > 0, the beam's width:
    off by default): breadth first, the ``beam`` best positions of each layer.  It finds wins
    that need an unusual opening, which the searches' move orders put off (deal 16, strict: won
    with ``beam=100`` in about 0.2 s, unknown to the searches at 1,000,000 nodes).
-4. **The strategy player** (``chinese_nopeek``, the player who sees only face-up cards): a
+4. **The strategy player** (``nopeek``, the player who sees only face-up cards): a
    game it wins is a legal winning line.
 5. **Random playouts** (``random_walks``): ``walks`` playouts at the default budget, in
    proportion to the budget otherwise, so the budget bounds all the work.
@@ -42,14 +42,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..jit import kernel
-from ..rules import chinese as R
-from ..shuffle import GOLDEN, MIX1, game_salt, play_stream
-from . import chinese_beam as B
-from . import chinese_position as P
-from . import chinese_search as CS
-from .chinese_losses import occupation_dead_end
-from .table import LOSS, UNKNOWN, WIN, TranspositionTable, mix64
+from ...jit import kernel
+from ...rules import chinese as R
+from ...shuffle import GOLDEN, MIX1, game_salt, play_stream
+from . import beam as B
+from . import critical as C
+from . import position as P
+from . import search as CS
+from .losses import occupation_dead_end
+from ..table import LOSS, UNKNOWN, WIN, TranspositionTable, mix64
 
 DEFAULT_BUDGET = 200_000
 DEFAULT_RESTART = 2_000  # nodes per search before restarting in another move order
@@ -72,6 +73,8 @@ class Settings:
     occupation: bool = True
     classes: bool = True
     beam: int = 0  # the beam search's width; 0: no beam search
+    learn: bool = True
+    gap: int = 0
 
 
 class Thoughtful:
@@ -86,6 +89,8 @@ class Thoughtful:
         self.rules = CS.ALL if settings.prune else 0
         if not settings.classes:
             self.rules &= ~(CS.CLASSES | CS.MERGE)
+        if not settings.learn:
+            self.rules &= ~CS.CRITICAL
         self.status = np.zeros(R.N_CARDS, dtype=np.int64)
         self.occupant = np.zeros(2 * R.N_CARDS, dtype=np.int64)
         self._strategy = None
@@ -105,7 +110,7 @@ class Thoughtful:
     def strategy_win(self, deal: np.ndarray):
         """The no-peek strategy player's game: its moves if it wins, else None.  It finds some
         wins that the searches' move orders miss within the budget."""
-        from . import chinese_nopeek as NP  # the player uses this solver: imported when needed
+        from . import nopeek as NP  # the player uses this solver: imported when needed
         if self._strategy is None:
             rules = {"easy": self.easy, "blocks": "sequence" if self.sequence else "any"}
             self._strategy = NP.Player(rules, "strategy", {"patience": NP.DEFAULT_PATIENCE})
@@ -222,6 +227,9 @@ class _Searches:
         self.solver, self.easy, self.budget = solver, easy, budget
         solver.table.begin_deal()
         self.pos = _position(deal, start)
+        pos = self.pos
+        self.model = (C.build(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, easy)
+                      if solver.rules & CS.CRITICAL else C.no_model())
         self.spent = self.best = self.jitter = 0
         self.outcome = UNKNOWN
         self.line = np.zeros(0, dtype=np.int64)
@@ -237,7 +245,7 @@ class _Searches:
             stamp = table.begin_search()
             outcome, score, nodes, length = CS.search(
                 self.pos, self.easy, solver.sequence, solver.rules, size, table.keys,
-                table.stamps, table.deal_first, stamp, ws, self.jitter)
+                table.stamps, table.deal_first, stamp, ws, self.model, s.gap, self.jitter)
             self.spent += nodes
             self.best = max(self.best, score)
             if outcome != UNKNOWN or nodes == 0:

@@ -54,7 +54,7 @@ Otherwise it stops.  Not implemented: arranging piles 1-3 before the stock lands
 (K, default 5) *samples*: arrangements of the unseen cards drawn uniformly (a Fisher-Yates
 shuffle of the unseen cards into the face-down places, pile by pile from the bottom, then the
 stock) from the player's random stream, so each is consistent with what has been seen.  A sample
-is searched with every card known by the thoughtful search (``winnable.solvers.chinese_search``)
+is searched with every card known by the thoughtful search (``winnable.solvers.chinese.search``)
 under a node ``budget`` (default 2,000; in easy mode a strict win is looked for first with half
 of it, as the ``thoughtful`` solver does).  At each decision:
 
@@ -95,11 +95,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import shuffle
-from ..rules import chinese as R
-from . import chinese_position as P
-from . import chinese_search as CS
-from .table import LOSS, WIN, TranspositionTable, mix64, remember
+from ... import shuffle
+from ...rules import chinese as R
+from . import critical as C
+from . import position as P
+from . import search as CS
+from ..table import LOSS, WIN, TranspositionTable, mix64, remember
 
 STRATEGY, SAMPLING, RANDOM = 0, 1, 2
 PLAYERS = {"strategy": STRATEGY, "sampling": SAMPLING, "random": RANDOM}
@@ -414,11 +415,11 @@ def random_choice(view, cfg, rng, moves):
 def solve_sample(sample, cfg, budget, state, searcher):
     """The one place that calls the thoughtful solver: search a sample from its position.
     Returns (WON, LOST or FAILED, nodes, line length); the line is left in the searcher's line
-    buffer.  Easy mode looks for a strict win first (``chinese_search.strict_first_pass``).
+    buffer.  Easy mode looks for a strict win first (``search.strict_first_pass``).
     ``state[SS_STAMP]`` is the table generation, advanced here (each search is a deal of its
     own to the table)."""
     cards, length, down, found, misc, deal = sample
-    keys, stamps, workspace, pos = searcher
+    keys, stamps, workspace, pos, model = searcher
     spent = 0
     result = LOSS
     for i in range(2):
@@ -431,8 +432,8 @@ def solve_sample(sample, cfg, budget, state, searcher):
             state[SS_STAMP] = 1
         P.assign(pos, cards, length, down, found, misc, deal)
         result, _, nodes, n = CS.search(
-            pos, easy, cfg[SEQUENCE] != 0, CS.ALL, size, keys, stamps, state[SS_STAMP],
-            state[SS_STAMP], workspace)
+            pos, easy, cfg[SEQUENCE] != 0, CS.ALL & ~CS.CRITICAL, size, keys, stamps,
+            state[SS_STAMP], state[SS_STAMP], workspace, model, 0)
         spent += nodes
         if result == WIN:
             return WON, spent, n
@@ -742,7 +743,7 @@ def new_searcher(memory_mb):
     caller keeps between games)."""
     table = TranspositionTable(memory_mb)
     pos = P.new_position(np.arange(R.N_CARDS, dtype=np.int8))
-    return (table.keys, table.stamps, CS.new_workspace(), pos), table
+    return (table.keys, table.stamps, CS.new_workspace(), pos, C.no_model()), table
 
 
 def configure(rules, options):

@@ -31,10 +31,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import inline_kernel, jit, kernel
+from ...jit import inline_kernel, jit, kernel
 
-from ..rules import chinese as R
-from .table import mix64
+from ...rules import chinese as R
+from ..table import mix64
 
 CAPACITY = R.CAPACITY
 NAMED_BEFORE_STOCK = 3  # piles 1-3 keep their names until the stock is dealt

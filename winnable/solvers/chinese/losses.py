@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..jit import inline_kernel, jit, kernel
+from ...jit import inline_kernel, jit, kernel
 
-from ..rules import chinese as R
+from ...rules import chinese as R
 
 
 @kernel

@@ -1,6 +1,6 @@
 """Chinese Solitaire: the thoughtful search (every card known).
 
-Depth-first search with play/unplay over ``chinese_position`` and a transposition table
+Depth-first search with play/unplay over ``position`` and a transposition table
 (``winnable.solvers.table``).  A deal is won when a line reaching 52 cards on the foundations is
 found (it is returned and replayed by the tests), lost when the whole reachable space was
 searched without one, and ``unknown`` when the node budget (successors played) or the depth cap
@@ -30,7 +30,7 @@ completely.
    the stock lands on piles 1, 2, 3 by name), and a whole pile is not moved to a space of its
    own class.  Such piles differ only by their names, which no rule reads.
 3. ``SYMMETRY``: the fingerprint ignores the order of interchangeable piles (the same classes;
-   see ``chinese_position``), so positions that differ only by the naming of such piles are one
+   see ``position``), so positions that differ only by the naming of such piles are one
    node.
 4. ``CLASSES``, positions joined by reversible moves are one node.  A class move
    (``is_reversible``) can be taken back at once, so from the position after it the position
@@ -58,7 +58,7 @@ completely.
    that ``expand`` met before is tried in the latter only.  The two positions after it are one
    class move apart as well (proved case by case in ``expand``), so they are won together.  The
    stock is never merged: it lands on different cards.
-6. ``DEAD_END``: a position that ``chinese_losses.dead_end`` proves lost is not searched.
+6. ``DEAD_END``: a position that ``losses.dead_end`` proves lost is not searched.
 
 The table (``winnable.solvers.table``): a node is marked ``LOST`` once searched to the end
 without a win, unless it met a node on the current line (a cycle, possible in easy mode and in
@@ -82,18 +82,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import inline_kernel, kernel
-from ..rules import chinese as R
-from ..shuffle import GOLDEN, MIX1
-from . import chinese_position as P
-from .chinese_losses import dead_end, twin
-from .table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
+from ...jit import inline_kernel, kernel
+from ...rules import chinese as R
+from ...shuffle import GOLDEN, MIX1
+from . import position as P
+from . import critical as C
+from .losses import dead_end, twin
+from ..table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
                     tt_state, tt_store)
 
-SAFE_UP, SPACES, SYMMETRY, CLASSES, MERGE, DEAD_END = 1, 2, 4, 8, 16, 32
-ALL = SAFE_UP | SPACES | SYMMETRY | CLASSES | MERGE | DEAD_END
+SAFE_UP, SPACES, SYMMETRY, CLASSES, MERGE, DEAD_END, CRITICAL = 1, 2, 4, 8, 16, 32, 64
+ALL = SAFE_UP | SPACES | SYMMETRY | CLASSES | MERGE | DEAD_END | CRITICAL
 REDUCTIONS = {"safe_up": SAFE_UP, "spaces": SPACES, "symmetry": SYMMETRY, "classes": CLASSES,
-              "merge": MERGE, "dead_end": DEAD_END}
+              "merge": MERGE, "dead_end": DEAD_END, "critical": CRITICAL}
 
 MAX_DEPTH = 1024       # nodes on a line at most (more: that line is cut, the search unknown)
 MAX_MOVES = 512        # legal moves of one position at most
@@ -145,6 +146,10 @@ class Workspace(NamedTuple):
     turned: np.ndarray        # bool[MAX_DEPTH]: a face-down card turned below the node so far
     searched: np.ndarray      # int64[2]: classes searched to the end, and those of them below
                               # which a face-down card turned (accumulated: the caller resets)
+    entered: np.ndarray       # int64[MAX_DEPTH]: nodes spent when the node was entered
+    tested: np.ndarray        # bool[MAX_DEPTH]: the critical-path test ran on the node
+    proven: np.ndarray        # bool[MAX_DEPTH]: the critical-path test proved the node lost
+    critical: np.ndarray      # int64[2]: critical-path tests run, and nodes they proved lost
 
 
 def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Workspace:
@@ -163,7 +168,8 @@ def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Wo
         z((max_members, 2), np.uint64), z(max_members, np.int64),
         z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
-        z(MAX_PLAYED, np.int64), z(MAX_DEPTH, np.bool_), z(2, np.int64))
+        z(MAX_PLAYED, np.int64), z(MAX_DEPTH, np.bool_), z(2, np.int64),
+        z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_), z(2, np.int64))
 
 
 # --- cards and piles ---------------------------------------------------------------------
@@ -818,14 +824,20 @@ def lost_at_sight(pos, easy):
 
 
 @kernel
+def critical_dead(pos, model):
+    return C.dead(model, pos.cards, pos.length, pos.down, pos.found, pos.misc)
+
+
+@kernel
 def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, stamp, ws,
-           jitter=0):
+           model, gap, jitter=0):
     """Search from ``pos`` (restored on return) with the reductions of ``rules``.  Returns
     (outcome, best score, successors played, line length); a won line is left in ``ws.line``."""
     if pos.misc[R.SCORE] == R.N_CARDS:
         return WIN, pos.misc[R.SCORE], 0, 0
     if rules & DEAD_END and lost_at_sight(pos, easy):
         return LOSS, pos.misc[R.SCORE], 0, 0
+    critical = rules & CRITICAL != 0
     symmetric = pos.symmetric[0]
     if (rules & SYMMETRY != 0) != symmetric:
         P.set_symmetry(pos, rules & SYMMETRY != 0)
@@ -839,6 +851,9 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     ws.slot[0] = tt_store(keys, stamps, pos.key[0], pos.key[1], ON_PATH, deal_first, stamp)
     ws.leaning[0] = False
     ws.turned[0] = False
+    ws.entered[0] = 0
+    ws.tested[0] = False
+    ws.proven[0] = False
     ws.segment[0] = n
     ws.count[0] = expand(pos, easy, sequence_blocks, rules, ws, 0, jitter)
     ws.nxt[0] = 0
@@ -848,6 +863,14 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     length = 0
     depth = 0
     while depth >= 0:
+        if critical and not ws.tested[depth] and nodes - ws.entered[depth] >= gap:
+            ws.tested[depth] = True
+            ws.critical[0] += 1
+            if critical_dead(pos, model):
+                ws.critical[1] += 1
+                ws.proven[depth] = True
+                ws.nxt[depth] = ws.count[depth]
+                ws.rest[depth] = False
         if ws.nxt[depth] < ws.count[depth]:
             if nodes >= budget:
                 unplay_to(pos, ws.played, ws.tokens, ws.segment[depth], 0)
@@ -899,6 +922,9 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                                       stamp)
             ws.leaning[depth] = False
             ws.turned[depth] = False
+            ws.entered[depth] = nodes
+            ws.tested[depth] = False
+            ws.proven[depth] = False
             ws.nxt[depth] = 0
             ws.count[depth] = expand(pos, easy, sequence_blocks, rules, ws, depth, jitter)
         elif ws.rest[depth]:
@@ -915,6 +941,8 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 ws.leaning[depth] = True
         else:
             s = ws.slot[depth]
+            if ws.proven[depth]:
+                ws.leaning[depth] = False  # lost whatever the line: the test reads the node only
             if s >= 0:
                 tt_set_state(keys, stamps, s, VISITED if ws.leaning[depth] else LOST, stamp)
             if depth > 0 and ws.leaning[depth]:

@@ -1,0 +1,145 @@
+"""The critical-path loss test h^2 (``winnable.solvers.chinese.critical``): the same verdicts as
+a plain-Python h^2 written from the definitions, and never a loss that a complete search wins."""
+
+import random
+import zlib
+
+import numpy as np
+import pytest
+
+from tests.reference import chinese_h2_ref as h2_ref
+from tests.reference import chinese_ref as ref
+from tests.test_chinese import (GAME, RULES, _legal, _won_lines, model_of, position_view,
+                                reduced_position, search)
+from winnable.cards import CODES
+from winnable.rules import chinese as R
+from winnable.solvers.chinese import critical as C
+from winnable.solvers.chinese import position as P
+from winnable.solvers.chinese import search as CS
+
+
+def dead(model, pos):
+    return C.dead(model, pos.cards, pos.length, pos.down, pos.found, pos.misc)
+
+
+def _random_play(rng, pos, easy, blocks, steps, out):
+    """Positions along random play from ``pos`` (foundation moves favoured), ``pos`` itself
+    first; it is left at the last of them."""
+    for _ in range(steps):
+        yield pos
+        k = CS.all_moves(pos, easy, blocks == "sequence", 0, out)
+        if k == 0:
+            return
+        moves = [int(m) for m in out[:k]]
+        up = [m for m in moves if (m >> 24) & 255 == R.FOUNDATION]
+        P.play(pos, rng.choice(up) if up and rng.random() < 0.6 else rng.choice(moves))
+
+
+@pytest.mark.parametrize("easy", [False, True])
+def test_the_engine_computes_the_reference_h2(easy):
+    """On positions of random play from reduced deals (10-24 cards in play, the stock still
+    there or dealt, spaces, face-down cards), the engine's verdict is the reference's, with the
+    model built from the position itself and from the start of the play (the model of an
+    earlier position covers every later one and gives the same verdict).  Strict positions are
+    lost often enough to check both verdicts; easy ones almost never are."""
+    rng = random.Random(zlib.crc32(f"h2{easy}".encode()))
+    out = np.zeros(CS.MAX_MOVES, dtype=np.int64)
+    checked = lost = 0
+    for i in range(12 if easy else 24):
+        # Easy mode's model is larger (any card to a space): the reference is slower there.
+        pos = reduced_position(rng, 10 + i % (6 if easy else 15))
+        root = model_of(pos, easy)
+        for position in _random_play(rng, pos, easy, "any", 6, out):
+            verdict = h2_ref.h2_dead(position_view(position), easy)
+            assert dead(model_of(position, easy), position) == verdict, (i, checked)
+            assert dead(root, position) == verdict, (i, checked)
+            checked += 1
+            lost += verdict
+    assert checked > (50 if easy else 100) and (easy or 10 < lost < checked - 10), (checked, lost)
+
+
+def _critical_positions(rng, cards_left, wanted, budget, easy, blocks, rules=0,
+                        beyond_only=False):
+    """Reduced positions (and positions of random play from them) that the critical-path test
+    calls lost (``beyond_only``: and ``dead_end`` does not), each searched with ``rules`` (0:
+    the plain search, no reduction and no loss test) and ``budget`` nodes; none may be won.
+    Returns (settled as losses, of them those ``dead_end`` misses)."""
+    out = np.zeros(CS.MAX_MOVES, dtype=np.int64)
+    settled = beyond = 0
+    for i in range(20_000):
+        if settled >= wanted:
+            break
+        start = reduced_position(rng, cards_left + i % 5 - 2)
+        model = model_of(start, easy)
+        for pos in _random_play(rng, start, easy, blocks, 4, out):
+            if not dead(model, pos):
+                continue
+            missed = not CS.lost_at_sight(pos, easy)
+            if beyond_only and not missed:
+                continue
+            before = position_view(pos)
+            outcome, _, _ = search(P.from_state(pos.cards, pos.length, pos.down, pos.found,
+                                                pos.misc, pos.deal), easy, blocks, rules, budget)
+            assert outcome != "win", (i, before)
+            if outcome == "loss":
+                settled += 1
+                beyond += missed
+            break
+    return settled, beyond
+
+
+@pytest.mark.parametrize("easy, blocks", RULES)
+def test_what_the_critical_test_calls_lost_the_plain_search_proves_lost(easy, blocks):
+    """Soundness where it can be checked exhaustively: positions of 16-20 cards in play that
+    h^2 calls lost are lost to the plain search (no reduction, no loss test) wherever it
+    finishes."""
+    settled, _ = _critical_positions(
+        random.Random(zlib.crc32(f"lost{easy}{blocks}".encode())), 18, 150, 100_000, easy,
+        blocks)
+    assert settled >= 150, settled
+
+
+@pytest.mark.parametrize("blocks", ["any", "sequence"])
+def test_the_critical_test_proves_what_dead_end_misses(blocks):
+    """On larger strict positions (24-28 cards in play) it proves losses that ``dead_end``
+    misses, each confirmed by the search without the critical test (whose reductions are
+    checked against the plain search in test_chinese.py)."""
+    settled, beyond = _critical_positions(
+        random.Random(zlib.crc32(f"beyond{blocks}".encode())), 26, 40, 1_000_000, False,
+        blocks, CS.ALL & ~CS.CRITICAL, beyond_only=True)
+    assert settled >= 40 and beyond == settled, (settled, beyond)
+
+
+def test_the_critical_test_never_fires_on_a_winning_line():
+    """On whole deals: no position along a won game found without the loss tests is called
+    lost, with the model built once from the deal (as the search does)."""
+    checked = 0
+    for seed, moves in _won_lines(range(1, 31)):
+        deal = GAME.deal(seed)
+        pos = P.new_position(deal)
+        model = model_of(pos, False)
+        for move in moves:
+            assert not dead(model, pos), (seed, move)
+            state = (pos.cards, pos.length, pos.down, pos.found, pos.misc)
+            P.play(pos, int(next(m for m in _legal(state) if R.format_move(int(m)) == move)))
+            checked += 1
+    assert checked > 1500
+
+
+def test_the_critical_test_proves_deals_lost_that_dead_end_cannot():
+    """Deals 196 and 799 (lost: complete searches of 231,677 and 2,339,566 nodes without the
+    test, results/chinese/barren.csv) are proved lost at their start, where ``dead_end`` sees
+    nothing; the reference agrees on 196."""
+    for seed in (196, 799):
+        deal = np.asarray(GAME.deal(seed), dtype=np.int8)
+        pos = P.new_position(deal)
+        assert dead(model_of(pos, False), pos) and not CS.lost_at_sight(pos, False)
+    assert h2_ref.h2_dead(ref.initial_state([CODES[c] for c in GAME.deal(196)]), False)
+
+
+def test_learn_0_switches_the_test_off():
+    """``--option learn=0``: the driver runs the search without the test (the ablation).  Deal
+    196 is then undecided at the default budget; with the test it is lost at once."""
+    with_test = GAME.solve(196)
+    assert with_test.outcome == "loss" and with_test.nodes == 0
+    assert GAME.solve(196, learn=0).outcome == "unknown"

@@ -1,0 +1,400 @@
+"""Chinese Solitaire: a loss test that sees conflicts, the critical-path test h^2.
+
+``losses.dead_end`` is a delete relaxation: once a card may be exposed or moved it stays so, so
+one card may serve in two places at once, and it cannot see a loss whose reason is a conflict
+(one parent wanted by two cards, a king and another card both needing the only space, a card
+that must leave before the card it waits for arrives).  h^2 (Haslum & Geffner, 2000) is the
+critical-path relaxation over *pairs* of facts: it keeps the deletes as far as two facts at a
+time can see them, so "x lies on y" and "x lies on z" are never true together, nor "y is a top"
+and "x lies on y".  If no pair of facts that a win needs is reachable, the position is lost.
+
+The model (STRIPS).  Facts, over cards x, y and places z (a card, or the base of a pile):
+
+* ``on(x, z)``: x lies directly on z;
+* ``clear(z)``: z is a top (for a base: the pile is empty);
+* ``faceup(x)``: for a card face down in the model's root position, x has been turned;
+* ``home(x)``: x is on its foundation;
+* ``pending(i)``: the i-th stock card is still in the stock.
+
+Actions:
+
+* move(x, y, z): pre on(x, y), clear(z), faceup(x) if x was face down; add on(x, z), clear(y),
+  faceup(y) if y was face down under x; delete on(x, y), clear(z).  z is a card x builds on, or
+  a base if x may go to a space (a king, any card with ``easy``);
+* up(x, y): pre on(x, y), clear(x), home of the card below x in its suit; add home(x), clear(y),
+  faceup(y) as above; delete on(x, y), clear(x);
+* land(i, z): pre pending(i), clear(z); add on(s_i, z), clear(s_i); delete pending(i), clear(z).
+
+Why this proves losses (soundness).  Map a position to the set of facts true in it.  Every move
+of the game maps to actions of the model that are applicable in the image and lead to a
+superset of the next image: a block whose bottom card is x, lying on y, moving onto the top z is
+move(x, y, z) (the cards above x keep lying on what they lay on, so no other fact changes; a
+face-down y is turned by the rules exactly when x, the only card that can lie on a face-down
+card, leaves it); a card to its foundation is up(x, y); the stock is land(0, t1), land(1, t2),
+land(2, t3) for the tops t1, t2, t3 of piles 1-3 (distinct places, all clear).  The model allows
+more: blocks in any order (so it holds for ``blocks=sequence``), stock cards landing one at a
+time on any top, a block onto a card inside itself.  Fewer facts never make more pairs
+reachable, so a continuation of the game that wins maps to a plan of the model that reaches
+every ``home`` fact, and h^2 reachability over-approximates the pairs of facts any plan meets
+(Haslum & Geffner).  So if some pair of ``home`` facts is not h^2-reachable from a position's
+image, no continuation wins: the position is lost.  The places of the model cover every
+position reachable from its root (a card lies on its root place, on a card it builds on, on a
+base, or, for a stock card, anywhere); a position with a fact outside the model is never called
+lost (``dead`` returns False).
+
+h^2 reachability: sets R1 of facts and R2 of pairs, starting with the image and its pairs; an
+action whose preconditions are in R1 and pairwise in R2 adds its add facts to R1, their pairs to
+R2, and the pair (p, q) for every add fact p and every fact q in R1 it does not delete that is
+paired in R2 with each of its preconditions.  Repeated until nothing changes (a least fixpoint:
+the order of the actions does not matter).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ...jit import jit, kernel
+from ...rules import chinese as R
+
+PLACES = R.N_CARDS + R.PILES  # a card, or the base of pile p (R.N_CARDS + p)
+MAX_FACTS = 1024
+WORDS = MAX_FACTS // 64
+MAX_PRE = 3  # preconditions and add facts of one action at most
+
+
+class Model(NamedTuple):
+    """The STRIPS model of a deal from one root position, and the buffers of the test."""
+    size: np.ndarray        # int64[2]: facts, actions
+    on_fact: np.ndarray     # int64[N_CARDS, PLACES]: the fact on(x, z), -1 if not in the model
+    clear_fact: np.ndarray  # int64[PLACES]
+    faceup_fact: np.ndarray  # int64[N_CARDS]: -1 for cards face up at the root
+    home_fact: np.ndarray   # int64[N_CARDS]
+    pending_fact: np.ndarray  # int64[3]: -1 once the stock is dealt at the root
+    pre: np.ndarray         # int64[actions, MAX_PRE], -1 padded
+    add: np.ndarray         # int64[actions, MAX_PRE], -1 padded
+    delete: np.ndarray      # uint64[actions, WORDS]: deleted facts as a bit row
+    grown: np.ndarray       # int64[MAX_FACTS]: when each pair row last grew (a step count)
+    seen: np.ndarray        # int64[actions]: when each action was last looked at
+    reach: np.ndarray       # uint64[WORDS]: R1
+    pairs: np.ndarray       # uint64[MAX_FACTS, WORDS]: R2, one bit row per fact
+    compat: np.ndarray      # uint64[WORDS]
+    image: np.ndarray       # int64[MAX_FACTS]: the facts of the tested position
+
+
+@kernel
+def _new_fact(counter):
+    """Number a new fact (``counter[0]`` so far)."""
+    f = counter[0]
+    counter[0] += 1
+    return f
+
+
+@kernel
+def _builds_onto(x, k):
+    """The k-th (k = 0, 1) card x builds on (one rank higher, other colour), or -1."""
+    r = R.rank(x) + 1
+    if r > R.KING:
+        return -1
+    if R.red(x):
+        return r if k == 0 else 39 + r
+    return 13 + r if k == 0 else 26 + r
+
+
+@kernel
+def _may_target(x, z, easy):
+    """May x be put onto the place z (a card it builds on, or a base if x may go to a
+    space)?"""
+    if z >= R.N_CARDS:
+        return easy or R.rank(x) == R.KING
+    return _builds_onto(x, 0) == z or _builds_onto(x, 1) == z
+
+
+@jit
+def build(cards, length, down, found, misc, deal, easy):
+    """The model of every position reachable from the given one (the rules' arrays)."""
+    counter = np.zeros(1, dtype=np.int64)
+    on_fact = np.full((R.N_CARDS, PLACES), -1, dtype=np.int64)
+    clear_fact = np.full(PLACES, -1, dtype=np.int64)
+    faceup_fact = np.full(R.N_CARDS, -1, dtype=np.int64)
+    home_fact = np.full(R.N_CARDS, -1, dtype=np.int64)
+    pending_fact = np.full(3, -1, dtype=np.int64)
+    root_under = np.full(R.N_CARDS, -1, dtype=np.int64)
+    face_down = np.zeros(R.N_CARDS, dtype=np.bool_)
+    home = np.zeros(R.N_CARDS, dtype=np.bool_)
+    stock = np.zeros(R.N_CARDS, dtype=np.bool_)
+    for s in range(4):
+        for r in range(found[s]):
+            home[s * 13 + r] = True
+    for p in range(R.PILES):
+        for h in range(length[p]):
+            x = cards[p, h]
+            root_under[x] = R.N_CARDS + p if h == 0 else cards[p, h - 1]
+            face_down[x] = h < down[p]
+    if misc[R.STOCK_DEALT] == 0:
+        for i in range(3):
+            stock[deal[R.STOCK_FIRST + i]] = True
+            pending_fact[i] = _new_fact(counter)
+    for z in range(PLACES):
+        clear_fact[z] = _new_fact(counter)
+    for x in range(R.N_CARDS):
+        home_fact[x] = _new_fact(counter)
+        if face_down[x]:
+            faceup_fact[x] = _new_fact(counter)
+        if home[x]:
+            continue
+        for z in range(PLACES):
+            if z != x and (z == root_under[x] or stock[x] or _may_target(x, z, easy)):
+                on_fact[x, z] = _new_fact(counter)
+    facts = counter[0]
+    assert facts <= MAX_FACTS
+    # Actions: count, then fill.
+    n = 0
+    for x in range(R.N_CARDS):
+        for y in range(PLACES):
+            if on_fact[x, y] < 0:
+                continue
+            n += 1  # up(x, y)
+            for z in range(PLACES):
+                if z != y and on_fact[x, z] >= 0 and _may_target(x, z, easy):
+                    n += 1
+    for i in range(3):
+        if pending_fact[i] >= 0:
+            n += PLACES - 1
+    pre = np.full((n, MAX_PRE), -1, dtype=np.int64)
+    add = np.full((n, MAX_PRE), -1, dtype=np.int64)
+    delete = np.zeros((n, WORDS), dtype=np.uint64)
+    a = 0
+    for x in range(R.N_CARDS):
+        for y in range(PLACES):
+            if on_fact[x, y] < 0:
+                continue
+            # x leaving y turns y when y is face down at the root and x lies on it there.
+            turns = y < R.N_CARDS and face_down[y] and root_under[x] == y
+            # up(x, y)
+            pre[a, 0] = on_fact[x, y]
+            pre[a, 1] = clear_fact[x]
+            if R.rank(x) > 0:
+                pre[a, 2] = home_fact[x - 1]
+            add[a, 0] = home_fact[x]
+            add[a, 1] = clear_fact[y]
+            if turns:
+                add[a, 2] = faceup_fact[y]
+            _set_bit(delete[a], on_fact[x, y])
+            _set_bit(delete[a], clear_fact[x])
+            a += 1
+            for z in range(PLACES):
+                if z == y or on_fact[x, z] < 0 or not _may_target(x, z, easy):
+                    continue
+                pre[a, 0] = on_fact[x, y]
+                pre[a, 1] = clear_fact[z]
+                if face_down[x]:
+                    pre[a, 2] = faceup_fact[x]
+                add[a, 0] = on_fact[x, z]
+                add[a, 1] = clear_fact[y]
+                if turns:
+                    add[a, 2] = faceup_fact[y]
+                _set_bit(delete[a], on_fact[x, y])
+                _set_bit(delete[a], clear_fact[z])
+                a += 1
+    for i in range(3):
+        if pending_fact[i] < 0:
+            continue
+        s = deal[R.STOCK_FIRST + i]
+        for z in range(PLACES):
+            if z == s:
+                continue
+            pre[a, 0] = pending_fact[i]
+            pre[a, 1] = clear_fact[z]
+            add[a, 0] = on_fact[s, z]
+            add[a, 1] = clear_fact[s]
+            _set_bit(delete[a], pending_fact[i])
+            _set_bit(delete[a], clear_fact[z])
+            a += 1
+    size = np.array([facts, n], dtype=np.int64)
+    return Model(size, on_fact, clear_fact, faceup_fact, home_fact, pending_fact, pre, add,
+                 delete, np.zeros(MAX_FACTS, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                 np.zeros(WORDS, dtype=np.uint64),
+                 np.zeros((MAX_FACTS, WORDS), dtype=np.uint64), np.zeros(WORDS, dtype=np.uint64),
+                 np.zeros(MAX_FACTS, dtype=np.int64))
+
+
+@kernel
+def _set_bit(row, f):
+    row[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+
+
+@kernel
+def _has(row, f):
+    return row[f >> 6] & (np.uint64(1) << np.uint64(f & 63)) != 0
+
+
+@kernel
+def image(model, cards, length, down, found, misc):
+    """Write the facts of a position into ``model.image``; returns their count, or -1 if the
+    position has a fact the model lacks (it is then not tested)."""
+    n = 0
+    for p in range(R.PILES):
+        if length[p] == 0:
+            model.image[n] = model.clear_fact[R.N_CARDS + p]
+            n += 1
+            continue
+        for h in range(length[p]):
+            x = cards[p, h]
+            f = model.on_fact[x, R.N_CARDS + p if h == 0 else cards[p, h - 1]]
+            if f < 0:
+                return -1
+            model.image[n] = f
+            n += 1
+            if h >= down[p] and model.faceup_fact[x] >= 0:
+                model.image[n] = model.faceup_fact[x]
+                n += 1
+        model.image[n] = model.clear_fact[cards[p, length[p] - 1]]
+        n += 1
+    for s in range(4):
+        for r in range(found[s]):
+            x = s * 13 + r
+            model.image[n] = model.home_fact[x]
+            n += 1
+            if model.faceup_fact[x] >= 0:
+                model.image[n] = model.faceup_fact[x]
+                n += 1
+    if misc[R.STOCK_DEALT] == 0:
+        for i in range(3):
+            if model.pending_fact[i] < 0:
+                return -1
+            model.image[n] = model.pending_fact[i]
+            n += 1
+    return n
+
+
+@kernel
+def reachable(model, n):
+    """h^2 reachability from the ``n`` facts of ``model.image``: fills ``model.reach`` (R1)
+    and ``model.pairs`` (R2).  Sweeps over the actions until one changes nothing.  Whether an
+    action applies, and which facts stay true beside what it adds, depend only on the pair rows
+    of its preconditions (a fact's row holds the fact itself once it is reachable), so after
+    the first sweep an action is looked at again only if one of those rows grew since it was
+    last looked at."""
+    facts = model.size[0]
+    words = (facts + 63) >> 6
+    reach, pairs, compat, grown, seen = (model.reach, model.pairs, model.compat, model.grown,
+                                         model.seen)
+    for w in range(words):
+        reach[w] = np.uint64(0)
+    for i in range(n):
+        _set_bit(reach, model.image[i])
+    for f in range(facts):
+        grown[f] = 0
+        for w in range(words):
+            pairs[f, w] = np.uint64(0)
+    for i in range(n):
+        f = model.image[i]
+        for w in range(words):
+            pairs[f, w] = reach[w]
+    step = 0  # actions looked at so far: ``grown[f]`` is the step at which row f last grew
+    first_sweep = True
+    changed = True
+    while changed:
+        changed = False
+        for a in range(model.size[1]):
+            step += 1
+            usable = first_sweep
+            for k in range(MAX_PRE):
+                p = model.pre[a, k]
+                if p < 0:
+                    break
+                if grown[p] >= seen[a]:
+                    usable = True
+            seen[a] = step
+            if not usable:
+                continue
+            for k in range(MAX_PRE):
+                p = model.pre[a, k]
+                if p < 0:
+                    break
+                if not _has(reach, p):
+                    usable = False
+                    break
+            if not usable:
+                continue
+            for k in range(MAX_PRE):
+                p = model.pre[a, k]
+                if p < 0:
+                    break
+                for j in range(k + 1, MAX_PRE):
+                    q = model.pre[a, j]
+                    if q < 0:
+                        break
+                    if not _has(pairs[p], q):
+                        usable = False
+            if not usable:
+                continue
+            # The facts that can hold together with this action's preconditions and that it
+            # does not delete: each stays true beside every fact it adds.
+            for w in range(words):
+                compat[w] = reach[w] & ~model.delete[a, w]
+            for k in range(MAX_PRE):
+                p = model.pre[a, k]
+                if p < 0:
+                    break
+                for w in range(words):
+                    compat[w] &= pairs[p, w]
+            for k in range(MAX_PRE):
+                p = model.add[a, k]
+                if p < 0:
+                    break
+                if not _has(reach, p):
+                    _set_bit(reach, p)
+                for j in range(MAX_PRE):
+                    q = model.add[a, j]
+                    if q < 0:
+                        break
+                    if not _has(pairs[p], q):
+                        _set_bit(pairs[p], q)
+                        _set_bit(pairs[q], p)
+                        grown[p] = step
+                        grown[q] = step
+                        changed = True
+                for w in range(words):
+                    new = compat[w] & ~pairs[p, w]
+                    if new:
+                        changed = True
+                        grown[p] = step
+                        pairs[p, w] |= new
+                        while new:
+                            q = (w << 6) + trailing_zeros(new)
+                            _set_bit(pairs[q], p)
+                            grown[q] = step
+                            new &= new - np.uint64(1)
+        first_sweep = False
+
+
+@kernel
+def dead(model, cards, length, down, found, misc):
+    """True if h^2 proves the position lost: some pair of ``home`` facts is unreachable."""
+    n = image(model, cards, length, down, found, misc)
+    if n < 0:
+        return False
+    reachable(model, n)
+    for x in range(R.N_CARDS):
+        if not _has(model.reach, model.home_fact[x]):
+            return True
+    for x in range(R.N_CARDS):
+        row = model.pairs[model.home_fact[x]]
+        for y in range(x + 1, R.N_CARDS):
+            if not _has(row, model.home_fact[y]):
+                return True
+    return False
+
+
+def no_model() -> Model:
+    """A stand-in for searches that do not run the test (the same types, nothing in it)."""
+    z = np.zeros
+    return Model(z(2, np.int64), z((1, 1), np.int64), z(1, np.int64), z(1, np.int64),
+                 z(1, np.int64), z(1, np.int64), z((0, MAX_PRE), np.int64),
+                 z((0, MAX_PRE), np.int64), z((0, WORDS), np.uint64), z(1, np.int64),
+                 z(0, np.int64), z(WORDS, np.uint64),
+                 z((1, WORDS), np.uint64), z(WORDS, np.uint64), z(1, np.int64))
