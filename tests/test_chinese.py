@@ -42,14 +42,14 @@ def model_of(pos, easy):
 
 
 def search(pos, easy, blocks, rules, budget, table=TABLE, jitter=0, workspace=WORKSPACE,
-           gap=0):
+           learn_after=0):
     """One search from ``pos`` in a fresh table generation: (outcome name, nodes, line)."""
     table.begin_deal()
     stamp = table.begin_search()
     model = model_of(pos, easy) if rules & CS.CRITICAL else C.no_model()
     outcome, _, nodes, length = CS.search(pos, easy, blocks == "sequence", rules, budget,
                                           table.keys, table.stamps, table.deal_first, stamp,
-                                          workspace, model, gap, jitter)
+                                          workspace, model, learn_after, jitter)
     return OUTCOME_NAMES[int(outcome)], nodes, [int(m) for m in workspace.line[:length]]
 
 

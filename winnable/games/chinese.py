@@ -24,7 +24,8 @@ def _thoughtful_solver(rules, options) -> T.Thoughtful:
         memory_mb=float(options["memory_mb"]), prune=bool(int(options["prune"])),
         strategy=bool(int(options["strategy"])), walks=int(options["walks"]),
         occupation=bool(int(options["occupation"])), classes=bool(int(options["classes"])),
-        beam=int(options["beam"]), learn=bool(int(options["learn"])), gap=int(options["gap"]))
+        beam=int(options["beam"]), learn=bool(int(options["learn"])),
+        learn_after=int(options["learn_after"]))
     solver = T.Thoughtful(bool(rules["easy"]), rules["blocks"] == "sequence", settings)
     # Its buffers (tens of MB of zeros) are written now: left to the kernel, their pages would be
     # mapped and zeroed during the first deals searched, a start-up cost timed as theirs.
@@ -58,7 +59,8 @@ LIMITS = {
     "memory_mb": OptionLimits(1, physical_memory_mb(), "MB, at most this machine's memory"),
     "prune": OptionLimits(0, 1), "strategy": OptionLimits(0, 1),
     "occupation": OptionLimits(0, 1), "classes": OptionLimits(0, 1), "learn": OptionLimits(0, 1),
-    "gap": OptionLimits(0, unit="nodes"),
+    "learn_after": OptionLimits(0, unit="nodes searched below a node before the critical-path "
+                                "test runs on it"),
     "walks": OptionLimits(0, unit="random playouts"),
     "beam": OptionLimits(0, 10_000, "positions per layer of the beam search; 0: none"),
     "lookahead": OptionLimits(0, unit="moves"),
@@ -80,7 +82,8 @@ class Chinese(Game):
             _thoughtful,
             _options(budget=T.DEFAULT_BUDGET, restart=T.DEFAULT_RESTART,
                      memory_mb=T.DEFAULT_MEMORY_MB, prune=1, strategy=1, walks=T.DEFAULT_WALKS,
-                     occupation=1, classes=1, beam=0, learn=1, gap=0), undecided=True),
+                     occupation=1, classes=1, beam=0, learn=1,
+                     learn_after=T.DEFAULT_LEARN_AFTER), undecided=True),
         SolverInfo(
             "strategy", "no peeking: plays by the Strategy section of the source text",
             _no_peek("strategy"),
@@ -113,7 +116,10 @@ class Chinese(Game):
     # a budget of 200,000); both solvers search with it.
     # 6 (thoughtful), 7 (sampling): a class is enumerated whole (up to 65,536 members, before:
     # 64, the rest silently left out) and a class larger than that leaves the search unknown.
-    solver_versions = {"thoughtful": 6, "sampling": 7, "random": 3}
+    # 7 (thoughtful): the critical-path test h^2 (solvers/chinese/critical.py) in the searches
+    # of a deal not decided within 2,000 nodes, on every node with 1,024 nodes searched below it
+    # (options learn, learn_after): it proves losses the earlier tests could not.
+    solver_versions = {"thoughtful": 7, "sampling": 7, "random": 3}
     batch_chunk = 50
     bench_deals = 500
 

@@ -59,6 +59,13 @@ completely.
    class move apart as well (proved case by case in ``expand``), so they are won together.  The
    stock is never merged: it lands on different cards.
 6. ``DEAD_END``: a position that ``losses.dead_end`` proves lost is not searched.
+7. ``CRITICAL``: a node that the critical-path test h^2 (``critical.dead``, its argument is in
+   that module) proves lost is not searched further: the test runs on the node's position
+   (its class's canonical member, which is won exactly when every member is) once
+   ``learn_after`` successors have been played below the node (0: as it is entered), at most
+   once a node.  Such a node is lost whatever line reached it, so it is marked ``LOST`` even
+   where its search so far leaned on the current line.  The test costs about 30 times a node,
+   which ``learn_after`` bounds: a subtree too small to pay for it is never tested.
 
 The table (``winnable.solvers.table``): a node is marked ``LOST`` once searched to the end
 without a win, unless it met a node on the current line (a cycle, possible in easy mode and in
@@ -830,7 +837,7 @@ def critical_dead(pos, model):
 
 @kernel
 def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, stamp, ws,
-           model, gap, jitter=0):
+           model, learn_after, jitter=0):
     """Search from ``pos`` (restored on return) with the reductions of ``rules``.  Returns
     (outcome, best score, successors played, line length); a won line is left in ``ws.line``."""
     if pos.misc[R.SCORE] == R.N_CARDS:
@@ -863,7 +870,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     length = 0
     depth = 0
     while depth >= 0:
-        if critical and not ws.tested[depth] and nodes - ws.entered[depth] >= gap:
+        if critical and not ws.tested[depth] and nodes - ws.entered[depth] >= learn_after:
             ws.tested[depth] = True
             ws.critical[0] += 1
             if critical_dead(pos, model):

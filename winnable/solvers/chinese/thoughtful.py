@@ -55,11 +55,13 @@ from ..table import LOSS, UNKNOWN, WIN, TranspositionTable, mix64
 DEFAULT_BUDGET = 200_000
 DEFAULT_RESTART = 2_000  # nodes per search before restarting in another move order
 DEFAULT_MEMORY_MB = 64
+DEFAULT_LEARN_AFTER = 1024
 DEFAULT_WALKS = 300  # random playouts tried on a deal the searches leave unknown
 BEAM_MEMORY_MB = 16  # the beam's own table of positions met (about 800,000 entries)
 WALK_STEPS = 250  # moves per playout at most (won lines are about 130-160 moves)
 WALK_GREEDY = 128  # out of 256: how often a playout takes the best-looking move
 FALLBACK_SHARE = 4  # steps 2-5 run once the searches have spent budget / FALLBACK_SHARE
+LEARN_FROM = DEFAULT_RESTART  # nodes spent on a deal before the critical-path test is used
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,8 @@ class Settings:
     occupation: bool = True
     classes: bool = True
     beam: int = 0  # the beam search's width; 0: no beam search
-    learn: bool = True
-    gap: int = 0
+    learn: bool = True  # the critical-path test (``critical``) in the searches
+    learn_after: int = DEFAULT_LEARN_AFTER  # nodes below a node before the test runs on it
 
 
 class Thoughtful:
@@ -216,6 +218,9 @@ def _position(deal: np.ndarray, start=None):
     return P.new_position(deal) if start is None else P.from_state(*start, deal)
 
 
+NO_MODEL = C.no_model()
+
+
 class _Searches:
     """Step 1 for one rule set, resumable: ``go(n)`` runs restarts while fewer than ``n`` nodes
     are spent and the deal is undecided.  A restart started is never cut short by ``n`` (its
@@ -227,9 +232,7 @@ class _Searches:
         self.solver, self.easy, self.budget = solver, easy, budget
         solver.table.begin_deal()
         self.pos = _position(deal, start)
-        pos = self.pos
-        self.model = (C.build(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, easy)
-                      if solver.rules & CS.CRITICAL else C.no_model())
+        self.model = None  # the critical-path test's model, built when first needed
         self.spent = self.best = self.jitter = 0
         self.outcome = UNKNOWN
         self.line = np.zeros(0, dtype=np.int64)
@@ -242,10 +245,13 @@ class _Searches:
             size = self.budget - self.spent
             if s.restart > 0:
                 size = min(size, s.restart * luby(self.jitter + 1))
+            rules, model = self._prover()
+            if self.finished:
+                break
             stamp = table.begin_search()
             outcome, score, nodes, length = CS.search(
-                self.pos, self.easy, solver.sequence, solver.rules, size, table.keys,
-                table.stamps, table.deal_first, stamp, ws, self.model, s.gap, self.jitter)
+                self.pos, self.easy, solver.sequence, rules, size, table.keys, table.stamps,
+                table.deal_first, stamp, ws, model, s.learn_after, self.jitter)
             self.spent += nodes
             self.best = max(self.best, score)
             if outcome != UNKNOWN or nodes == 0:
@@ -255,6 +261,26 @@ class _Searches:
             self.jitter += 1
         if self.spent >= self.budget:
             self.finished = True
+
+    def _prover(self):
+        """The search's reductions and the critical-path test's model for the next search.  The
+        model is built (about 0.2 ms strict, 2.4 ms easy) only for a deal that the searches
+        have not decided within ``LEARN_FROM`` nodes (or that gets one search only): most deals
+        are decided sooner, and the searches before that go without the test.  When it is
+        built, the test runs on the start position, which may decide the deal at once."""
+        solver = self.solver
+        if not solver.rules & CS.CRITICAL or (self.spent < LEARN_FROM
+                                              and solver.settings.restart > 0):
+            return solver.rules & ~CS.CRITICAL, NO_MODEL
+        if self.model is None:
+            pos = self.pos
+            self.model = C.build(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal,
+                                 self.easy)
+            # The deal's own position first, once (the searches test only the nodes below it).
+            if C.dead(self.model, pos.cards, pos.length, pos.down, pos.found, pos.misc):
+                self.outcome = LOSS
+                self.finished = True
+        return solver.rules, self.model
 
 
 def luby(i: int) -> int:
