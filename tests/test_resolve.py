@@ -29,7 +29,9 @@ def test_escalation_solves_only_unknown_rows_and_records_them(run):
     spec = read_spec(run)
     unknown = before.index[before.outcome == "unknown"]
     assert len(unknown) >= 5
-    report = RS.resolve_file(run, {"budget": 200_000}, workers=1, progress=False)
+    # A budget that settles most of them and leaves some (the critical-path test, from thoughtful
+    # version 7, settles all of them within 200,000 nodes).
+    report = RS.resolve_file(run, {"budget": 3_000}, workers=1, progress=False)
     after = pd.read_parquet(run).set_index("seed")
     assert read_spec(run) == spec and len(after) == len(before)
     decided = before.index[before.outcome != "unknown"]
@@ -37,20 +39,20 @@ def test_escalation_solves_only_unknown_rows_and_records_them(run):
         assert (after.loc[decided, column] == before.loc[decided, column]).all()
     assert (after.loc[decided, "step"] == 0).all() and (after.loc[decided, "step_options"] == "").all()
     again = after.loc[unknown]
-    assert (again.step == 1).all() and (again.step_options == "budget=200000").all()
+    assert (again.step == 1).all() and (again.step_options == "budget=3000").all()
     assert report.tried == len(unknown) and report.settled == int((again.outcome != "unknown").sum())
     assert report.settled >= 3
     for seed, row in again[again.outcome == "win"].iterrows():
         assert ref.replay(row.deal.split(), row.moves.split()) == 52
     history = RS.escalations(run)
-    assert history == [{"step": 1, "options": {"budget": 200000}, "tried": report.tried,
+    assert history == [{"step": 1, "options": {"budget": 3000}, "tried": report.tried,
                         "settled": report.settled, "wins": report.wins,
                         "losses": report.losses}]
     # The same options again find nothing to do; a larger budget tries what is left.
-    assert RS.resolve_file(run, {"budget": 200_000}, workers=1, progress=False).tried == 0
+    assert RS.resolve_file(run, {"budget": 3_000}, workers=1, progress=False).tried == 0
     left = int((after.outcome == "unknown").sum())
-    third = RS.resolve_file(run, {"budget": 400_000}, workers=1, progress=False)
-    assert third.tried == left and third.step == 2
+    third = RS.resolve_file(run, {"budget": 20_000}, workers=1, progress=False)
+    assert left > 0 and third.tried == left and third.step == 2
 
 
 def test_an_interrupted_escalation_resumes_and_another_is_refused(run, tmp_path):
