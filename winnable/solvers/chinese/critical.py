@@ -91,23 +91,12 @@ def _new_fact(counter):
 
 
 @kernel
-def _builds_onto(x, k):
-    """The k-th (k = 0, 1) card x builds on (one rank higher, other colour), or -1."""
-    r = R.rank(x) + 1
-    if r > R.KING:
-        return -1
-    if R.red(x):
-        return r if k == 0 else 39 + r
-    return 13 + r if k == 0 else 26 + r
-
-
-@kernel
 def _may_target(x, z, easy):
     """May x be put onto the place z (a card it builds on, or a base if x may go to a
     space)?"""
     if z >= R.N_CARDS:
         return easy or R.rank(x) == R.KING
-    return _builds_onto(x, 0) == z or _builds_onto(x, 1) == z
+    return R.parent(x, 0) == z or R.parent(x, 1) == z
 
 
 @jit
