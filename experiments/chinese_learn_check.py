@@ -81,7 +81,7 @@ def report(table: pd.DataFrame, args, spec, baseline) -> str:
         f"- {len(table)} deals: {int(counts.get('loss', 0))} confirmed lost, {wins} won "
         f"({'none: no wrong loss' if wins == 0 else 'WRONG LOSSES: a bug'}), "
         f"{int(counts.get('unknown', 0))} not finished within the budget.\n\n"
-        + markdown(table) + "\n")
+        + markdown(table, {c: c for c in table.columns}) + "\n")
 
 
 if __name__ == "__main__":
