@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from common import ROOT, stop_in_one_line
-from winnable.batch import solve_run
+from common import ROOT
 from winnable.report import markdown
+from winnable.runs.batch import solve_run
+from winnable.stopping import scripts_stop_in_one_line
 
 RULE_SETS = {"strict": {"blocks": "sequence"}, "easy": {"blocks": "sequence", "easy": True}}
 
@@ -69,7 +70,7 @@ def main() -> None:
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
-    stop_in_one_line()
+    scripts_stop_in_one_line()
     rows = []
     for mode, variant in RULE_SETS.items():
         df = solve_run("chinese", args.n, variant, "thoughtful", runs_dir=args.runs_dir,

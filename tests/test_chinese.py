@@ -694,7 +694,7 @@ def test_runs_stored_before_an_option_existed_resume_with_its_default(tmp_path):
     the same answers) is still the same run."""
     import json
 
-    from winnable.batch import RunSpec
+    from winnable.runs.spec import RunSpec
 
     spec = RunSpec.make("chinese", None, "thoughtful")
     stored = json.loads(spec.to_json())

@@ -58,7 +58,8 @@ FLAGS = {
                  "most kitchen cards in one group (3 = any, at most one per pile); 1 is the "
                  "reading under which the worked example of the text is consistent",
                  aliases={"any": 3}),
-        int_set_flag("targets", (9, 19), 1, 45, "the sums a group may make"),
+        int_set_flag("targets", (9, 19), 1, 45, "the sums a group may make",
+                     values=("9", "19")),
         choice_flag("kitchen_bonus", "on_clear", ("on_clear", "always"),
                     "on_clear: the +1 per kitchen card counts only with a cleared rack (the "
                     "text's example); always: it always counts and the player may stop at any "
