@@ -57,11 +57,6 @@ def stop_report(stop: BaseException) -> tuple[str, int]:
     return f"interrupted: {RESUME}", INTERRUPTED
 
 
-def _say(line: str) -> None:
-    sys.stdout.flush()
-    print(line, file=sys.stderr, flush=True)
-
-
 @contextmanager
 def one_line_on_stop():
     """A command's block: SIGTERM and SIGHUP stop it as Ctrl-C does (finished chunks kept,
@@ -71,7 +66,7 @@ def one_line_on_stop():
         yield
     except (KeyboardInterrupt, Stopped) as stop:
         line, code = stop_report(stop)
-        _say(line)
+        print(line, file=sys.stderr, flush=True)
         sys.exit(code)
     finally:
         for s, handler in saved.items():
@@ -89,7 +84,8 @@ def scripts_stop_in_one_line() -> None:
     def hook(kind, value, trace):
         if issubclass(kind, (KeyboardInterrupt, Stopped)):
             line, code = stop_report(value)
-            _say(line)
+            print(line, file=sys.stderr, flush=True)
+            sys.stdout.flush()
             os._exit(code)  # the run has unwound: nothing is left to finish
         shown(kind, value, trace)
 

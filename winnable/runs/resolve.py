@@ -49,7 +49,7 @@ from ..shuffle import sample_indices
 from .batch import solve_chunks
 from .cluster import check_where_to_run
 from .progress import warn
-from .spec import BatchError, RunSpec, resolve_dir
+from .spec import BatchError, RunSpec, options_text, resolve_dir
 from .store import (META_KEY, merge_parts, readable_spec, startup, total_startup, with_startup,
                     write_atomic)
 
@@ -91,7 +91,8 @@ class Escalation:
 
 
 def option_text(options: Mapping[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in sorted(options.items()))
+    """Options as ``key=value`` words, sorted by key."""
+    return options_text(sorted(options.items()))
 
 
 def escalations(path: Path) -> list[dict]:

@@ -65,7 +65,7 @@ class RunSpec:
                    d["rules_version"], d.get("numbering", WINNABLE))
 
     def describe(self, version: bool = True) -> str:
-        opts = " ".join(f"{k}={v}" for k, v in self.options)
+        opts = options_text(self.options)
         return (f"game {self.game}, solver {self.solver}, rules '{self.variant}'"
                 + (f", options {opts}" if opts else "")
                 + f", numbering {self.numbering}"
