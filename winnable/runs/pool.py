@@ -8,14 +8,15 @@ for workers busy inside compiled code (a Numba search of one deal can run for mi
 * ``multiprocessing.Pool`` can terminate its workers, but when a worker dies in a task (the
   kernel's out-of-memory killer, a crash in compiled code) it loses the task and ``imap`` waits
   for it forever (CPython issue bpo-22393); and it starts replacement workers from a thread of
-  its own at any moment, where no signal can be held back.
+  its own, at moments where the parent cannot hold signals back.
 * ``concurrent.futures.ProcessPoolExecutor`` reports a dead worker, but cannot end a busy one:
-  ``shutdown`` waits for the running tasks (``terminate_workers`` came with Python 3.14; this
-  project supports 3.11).
+  ``shutdown`` waits for the running tasks, or leaves them running (``terminate_workers`` came
+  with Python 3.14; this project supports 3.11).
 * Dask's ``LocalCluster`` needs Dask, an optional dependency here (``winnable[cluster]``), and
-  its nanny and worker processes go on running when the parent is killed with ``kill -9``.
-* None of them makes a worker die with its parent: a batch killed with ``kill -9`` would leave
-  its workers solving their chunks to the end.
+  its workers notice a dead parent in Python only: one busy in a compiled kernel goes on (seen
+  here: a worker still running a Numba loop 3 s after its parent was killed with ``kill -9``).
+* None of them ends a worker in compiled code when the parent dies by ``kill -9``: the worker
+  goes on with its task first, which for a Chinese deal at a large budget is minutes.
 
 What this pool does: workers are spawned (a clean interpreter each, whatever threads the caller
 has) with Ctrl-C, SIGTERM and SIGHUP held back while they start; each ignores Ctrl-C and dies
