@@ -88,6 +88,10 @@ stream, until it has no legal move or ``patience`` moves pass without progress.
 A game's random stream is its deal's play stream (``winnable.shuffle.play_stream``, a function
 of the deal's cards), so every game replays exactly from its deal, typed in or numbered;
 ``strategy`` draws nothing from it.
+
+The module stays whole (about 800 lines): the three players and the game loop share the view
+(what a player sees, the first section below), ``sampling`` falls back on ``strategy`` move by
+move, and that no player reads a face-down card is checked against one file.
 """
 
 from __future__ import annotations
