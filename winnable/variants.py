@@ -85,10 +85,10 @@ def int_set_flag(name: str, default: tuple[int, ...], low: int, high: int, help:
     """A set of integers from ``low`` to ``high``; ``values``: sets worth trying (default: each
     end alone)."""
     def parse(text: str) -> tuple[int, ...]:
-        values = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
-        if not values or not all(low <= v <= high for v in values):
+        chosen = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+        if not chosen or not all(low <= v <= high for v in chosen):
             raise ValueError
-        return values
+        return chosen
 
     return Flag(name, default, help, parse, lambda v: ",".join(str(x) for x in v),
                 f"comma-separated integers from {low} to {high}",

@@ -19,7 +19,8 @@ from .store import to_table, with_startup, write_part
 
 
 def solve_table(spec_json: str, first: int, last: int) -> pa.Table:
-    """Solve seeds first..last and return their rows (a batch's task on a Dask cluster)."""
+    """Solve seeds first..last and return their rows: ``solve_seeds_table`` of a chunk named by
+    its ends (the batch itself passes ranges to ``solve_seeds_table``)."""
     return solve_seeds_table(spec_json, np.arange(first, last + 1, dtype=np.int64))
 
 

@@ -91,7 +91,8 @@ class RunSpec:
 
 
 def options_text(options: Sequence[tuple[str, object]]) -> str:
-    """Solver options as ``key=value`` words (a run's ``RunSpec.options``)."""
+    """(key, value) pairs as ``key=value`` words: a run's solver options (``RunSpec.options``),
+    a sweep's rule values."""
     return " ".join(f"{k}={v}" for k, v in options)
 
 

@@ -100,14 +100,11 @@ def combinations(game: str, grid: Mapping[str, Sequence[Any]], variant=None,
         spec = RunSpec.make(game, {**fixed, **values}, solver, options)
         if spec.variant in seen:
             raise VariantError(f"the grid gives the same rules ({spec.variant}) twice: "
-                               f"{_kv(seen[spec.variant])} and {_kv(values)}; drop one value")
+                               f"{options_text(seen[spec.variant].items())} and "
+                               f"{options_text(values.items())}; drop one value")
         seen[spec.variant] = values
         out.append(Combination(values, spec, run_path(runs_dir, spec)))
     return out
-
-
-def _kv(values: Mapping[str, str]) -> str:
-    return " ".join(f"{k}={v}" for k, v in values.items())
 
 
 def default_out_dir(game: str, grid: Mapping[str, Any], variant=None, solver: str | None = None,
