@@ -14,6 +14,7 @@ back for reports.  One module per job, lowest first:
   an escalation share.
 * ``resolve``: ``resolve_file``, the unknown rows of a stored run solved again.
 * ``sweep``: ``sweep``, one batch per combination of rule flags, compared.
+* ``summary``: what ``winnable summary`` prints for run files (and ``solve-batch --json``).
 
 Stopping (Ctrl-C, SIGTERM, SIGHUP) is ``winnable.stopping``'s.  ``winnable.batch``,
 ``winnable.resolve`` and ``winnable.sweep`` are the names these modules had before they became
