@@ -1,6 +1,8 @@
 """Chinese Solitaire side by side with Solvitaire (Blake & Gent's solver) on the rules both can
 play: `blocks=sequence` (only built runs move together, which Solvitaire's rule format can
-express), strict and easy, deals 1..n.
+express), strict and easy, on one or more ranges of deals (--first, each with --n deals: deals
+1-1,000 by default; a range the engine was never tuned on, such as 10,001-12,000, is the fair
+test).
 
 Solvitaire is not part of winnable: build it outside the project from its public source
 (thecharlieblake/Solvitaire) and name the binary with --solvitaire; --compare names the script
@@ -21,15 +23,17 @@ import pandas as pd
 
 from common import ROOT
 from winnable.report import markdown
-from winnable.runs.batch import solve_run
+from winnable.runs.batch import solve_batch, solve_run
+from winnable.runs.spec import RunSpec, run_path
 from winnable.stopping import scripts_stop_in_one_line
 
 RULE_SETS = {"strict": {"blocks": "sequence"}, "easy": {"blocks": "sequence", "easy": True}}
 
 
-def compare(args, mode: str, run: Path) -> pd.DataFrame:
+def compare(args, mode: str, first: int, run: Path) -> pd.DataFrame:
     """One row per deal: seed, ours, peer, our_s, peer_s, our_nodes, peer_states."""
-    out = Path(args.runs_dir) / f"solvitaire_{mode}_n{args.n}.csv"
+    start = "" if first == 1 else f"_from{first}"
+    out = Path(args.runs_dir) / f"solvitaire_{mode}{start}_n{args.n}.csv"
     if not out.exists():
         command = [args.compare, args.solvitaire, str(run), "--csv", str(out)]
         if mode == "easy":
@@ -41,11 +45,25 @@ def compare(args, mode: str, run: Path) -> pd.DataFrame:
     return pd.read_csv(out)
 
 
+def our_run(args, variant: dict, first: int) -> Path:
+    """Our run of the range (deals 1..n: the experiments' shared run of them)."""
+    if first == 1:
+        df = solve_run("chinese", args.n, variant, "thoughtful", runs_dir=args.runs_dir,
+                       workers=args.workers)
+        return Path(df.attrs["path"])
+    out = run_path(args.runs_dir, RunSpec.make("chinese", variant, "thoughtful"),
+                   f"_from{first}_n{args.n}")
+    solve_batch("chinese", args.n, start=first, variant=variant, solver="thoughtful",
+                workers=args.workers, out=out)
+    return out
+
+
 def row(mode: str, t: pd.DataFrame) -> dict:
     decided = ["win", "loss"]
     both = t[t.ours.isin(decided) & t.peer.isin(decided)]
     return {
-        "rules": f"blocks=sequence {mode}", "deals": len(t), "decided_by_both": len(both),
+        "rules": f"blocks=sequence {mode}", "first": int(t.seed.min()), "deals": len(t),
+        "decided_by_both": len(both),
         "disagreements": int((both.ours != both.peer).sum()),
         "wins_ours": int((both.ours == "win").sum()),
         "undecided_ours": int((~t.ours.isin(decided)).sum()),
@@ -65,17 +83,20 @@ def main() -> None:
     parser.add_argument("--solvitaire", required=True, help="the Solvitaire binary")
     parser.add_argument("--compare", default=str(ROOT.parent / "shared/tools/solvitaire/compare"),
                         help="the script that runs Solvitaire on a run (one row per deal)")
-    parser.add_argument("--n", type=int, default=1000, help="deals per rule set")
+    parser.add_argument("--first", type=int, action="append",
+                        help="the first deal of a range (repeat for more ranges; default 1)")
+    parser.add_argument("--n", type=int, default=1000, help="deals per range and rule set")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
     scripts_stop_in_one_line()
+    if any(first < 1 for first in args.first or []) or args.n < 1:
+        raise SystemExit("--first and --n must be positive deal numbers")
     rows = []
-    for mode, variant in RULE_SETS.items():
-        df = solve_run("chinese", args.n, variant, "thoughtful", runs_dir=args.runs_dir,
-                       workers=args.workers)
-        rows.append(row(mode, compare(args, mode, Path(df.attrs["path"]))))
+    for first in args.first or [1]:
+        for mode, variant in RULE_SETS.items():
+            rows.append(row(mode, compare(args, mode, first, our_run(args, variant, first))))
     table = pd.DataFrame(rows)
     out = Path(args.results_dir) / "chinese/solvitaire"
     table.to_csv(out.with_suffix(".csv"), index=False)
@@ -85,15 +106,19 @@ def main() -> None:
 
 def write_report(table: pd.DataFrame, out: Path) -> None:
     """solvitaire.md from the table (solvitaire.csv)."""
-    n = int(table.deals.max())
-    headers = {"rules": "rules", "deals": "deals", "decided_by_both": "decided by both",
+    if "first" not in table:  # a table written before ranges other than 1..n
+        table = table.assign(first=1)
+    table = table.assign(range=[f"{f:,}-{f + n - 1:,}" for f, n in zip(table["first"],
+                                                                        table.deals)])
+    ranges = list(dict.fromkeys(table.range))
+    headers = {"rules": "rules", "range": "deals", "deals": "count", "decided_by_both": "decided by both",
                "disagreements": "disagreements", "undecided_ours": "undecided: winnable",
                "undecided_solvitaire": "undecided: Solvitaire",
                "seconds_ours": "seconds: winnable", "seconds_solvitaire": "seconds: Solvitaire",
                "time_ratio": "time ratio", "states_ours": "states: winnable",
                "states_solvitaire": "states: Solvitaire", "states_ratio": "states ratio"}
     lines = [f"# Chinese Solitaire: winnable's thoughtful solver beside Solvitaire, deals "
-             f"1-{n:,}", "", markdown(table, headers), "",
+             f"{' and '.join(ranges)}", "", markdown(table, headers), "",
              "Rules both programs play: `--variant blocks=sequence` (strict: kings only to "
              "spaces; easy: any card). Seconds: ours, the solver time of each deal in one "
              "worker (the run's `seconds`: the deal's search alone, each worker's start-up "
@@ -103,10 +128,13 @@ def write_report(table: pd.DataFrame, out: Path) -> None:
              "both decide; a ratio below 1 means winnable needs less.", ""]
     for r in table.fillna("").to_dict("records"):
         ours, peer = r["undecided_ours_deals"] or "none", r["undecided_solvitaire_deals"] or "none"
-        lines.append(f"- {r['rules']}: undecided by winnable: {ours}; by Solvitaire (its 60 s "
-                     f"limit): {peer}.")
-    lines += ["", f"Made by `python experiments/chinese_solvitaire.py --solvitaire BINARY --n "
-              f"{n}` (winnable at its default settings, one worker)."]
+        lines.append(f"- {r['rules']}, deals {r['range']}: undecided by winnable: {ours}; by "
+                     f"Solvitaire (its 60 s limit): {peer}.")
+    firsts = "".join(f" --first {f}" for f in dict.fromkeys(table["first"]))
+    sizes = set(table.deals)
+    lines += ["", f"Made by `python experiments/chinese_solvitaire.py --solvitaire BINARY"
+              f"{firsts if firsts != ' --first 1' else ''} --n {max(sizes)}` (winnable at its "
+              f"default settings, one worker)."]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
 
 

@@ -511,6 +511,19 @@ def test_loss_tests_never_fire_on_a_winning_line():
     assert checked > 2000
 
 
+def random_play(rng, pos, easy, blocks, steps, out):
+    """Positions along random play from ``pos`` (foundation moves favoured), ``pos`` itself
+    first; it is left at the last of them."""
+    for _ in range(steps):
+        yield pos
+        k = CS.all_moves(pos, easy, blocks == "sequence", 0, out)
+        if k == 0:
+            return
+        moves = [int(m) for m in out[:k]]
+        up = [m for m in moves if (m >> 24) & 255 == R.FOUNDATION]
+        P.play(pos, rng.choice(up) if up and rng.random() < 0.6 else rng.choice(moves))
+
+
 @pytest.mark.parametrize("easy, blocks", RULES)
 def test_dead_end_over_card_sets_is_the_sweeping_fixpoint(easy, blocks):
     """``dead_end`` (computed over 64-bit card sets, what the search runs) and
@@ -528,19 +541,13 @@ def test_dead_end_over_card_sets_is_the_sweeping_fixpoint(easy, blocks):
         else:
             pos = P.new_position(np.array([parse_card(c) for c in ref.random_deal(rng)],
                                           dtype=np.int8))
-        for _ in range(150):
+        for pos in random_play(rng, pos, easy, blocks, 150, out):
             args = (pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, pos.where,
                     easy)
             verdict = L.dead_end(*args)
             assert verdict == L.dead_end_sweeps(*args, status), (i, position_view(pos))
             checked += 1
             lost += verdict
-            k = CS.all_moves(pos, easy, blocks == "sequence", 0, out)
-            if k == 0:
-                break
-            moves = [int(m) for m in out[:k]]
-            up = [m for m in moves if (m >> 24) & 255 == R.FOUNDATION]
-            P.play(pos, rng.choice(up) if up and rng.random() < 0.6 else rng.choice(moves))
     assert checked > 2500 and 100 < lost < checked - 100
 
 

@@ -10,7 +10,7 @@ import pytest
 from tests.reference import chinese_h2_ref as h2_ref
 from tests.reference import chinese_ref as ref
 from tests.test_chinese import (GAME, RULES, _legal, _won_lines, model_of, position_view,
-                                reduced_position, search)
+                                random_play, reduced_position, search)
 from winnable.cards import CODES
 from winnable.rules import chinese as R
 from winnable.solvers.chinese import critical as C
@@ -21,19 +21,6 @@ from winnable.solvers.chinese import thoughtful as T
 
 def dead(model, pos):
     return C.dead(model, pos.cards, pos.length, pos.down, pos.found, pos.misc)
-
-
-def _random_play(rng, pos, easy, blocks, steps, out):
-    """Positions along random play from ``pos`` (foundation moves favoured), ``pos`` itself
-    first; it is left at the last of them."""
-    for _ in range(steps):
-        yield pos
-        k = CS.all_moves(pos, easy, blocks == "sequence", 0, out)
-        if k == 0:
-            return
-        moves = [int(m) for m in out[:k]]
-        up = [m for m in moves if (m >> 24) & 255 == R.FOUNDATION]
-        P.play(pos, rng.choice(up) if up and rng.random() < 0.6 else rng.choice(moves))
 
 
 @pytest.mark.parametrize("easy", [False, True])
@@ -50,7 +37,7 @@ def test_the_engine_computes_the_reference_h2(easy):
         # Easy mode's model is larger (any card to a space): the reference is slower there.
         pos = reduced_position(rng, 10 + i % (6 if easy else 15))
         root = model_of(pos, easy)
-        for position in _random_play(rng, pos, easy, "any", 6, out):
+        for position in random_play(rng, pos, easy, "any", 6, out):
             verdict = h2_ref.h2_dead(position_view(position), easy)
             assert dead(model_of(position, easy), position) == verdict, (i, checked)
             assert dead(root, position) == verdict, (i, checked)
@@ -72,7 +59,7 @@ def _critical_positions(rng, cards_left, wanted, budget, easy, blocks, rules=0,
             break
         start = reduced_position(rng, cards_left + i % 5 - 2)
         model = model_of(start, easy)
-        for pos in _random_play(rng, start, easy, blocks, 4, out):
+        for pos in random_play(rng, start, easy, blocks, 4, out):
             if not dead(model, pos):
                 continue
             missed = not CS.lost_at_sight(pos, easy)

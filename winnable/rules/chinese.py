@@ -86,6 +86,28 @@ def builds_on(card, target):
 
 
 @kernel
+def _other_colour(card, r, k):
+    """The k-th (k = 0, 1) card of rank r and the colour ``card`` has not, or -1 (no rank r)."""
+    if r < 0 or r > KING:
+        return -1
+    if red(card):
+        return r if k == 0 else 39 + r
+    return 13 + r if k == 0 else 26 + r
+
+
+@kernel
+def parent(card, k):
+    """The k-th (k = 0, 1) card that ``card`` builds on (one rank higher, other colour), or -1."""
+    return _other_colour(card, rank(card) + 1, k)
+
+
+@kernel
+def builder(card, k):
+    """The k-th (k = 0, 1) card that builds on ``card`` (one rank lower, other colour), or -1."""
+    return _other_colour(card, rank(card) - 1, k)
+
+
+@kernel
 def encode(kind, source, target, count):
     return (kind << 24) | (source << 16) | (target << 8) | count
 

@@ -91,23 +91,12 @@ def _new_fact(counter):
 
 
 @kernel
-def _builds_onto(x, k):
-    """The k-th (k = 0, 1) card x builds on (one rank higher, other colour), or -1."""
-    r = R.rank(x) + 1
-    if r > R.KING:
-        return -1
-    if R.red(x):
-        return r if k == 0 else 39 + r
-    return 13 + r if k == 0 else 26 + r
-
-
-@kernel
 def _may_target(x, z, easy):
     """May x be put onto the place z (a card it builds on, or a base if x may go to a
     space)?"""
     if z >= R.N_CARDS:
         return easy or R.rank(x) == R.KING
-    return _builds_onto(x, 0) == z or _builds_onto(x, 1) == z
+    return R.parent(x, 0) == z or R.parent(x, 1) == z
 
 
 @jit
@@ -171,31 +160,19 @@ def build(cards, length, down, found, misc, deal, easy):
                 continue
             # x leaving y turns y when y is face down at the root and x lies on it there.
             turns = y < R.N_CARDS and face_down[y] and root_under[x] == y
+            turned = faceup_fact[y] if turns else -1
             # up(x, y)
-            pre[a, 0] = on_fact[x, y]
-            pre[a, 1] = clear_fact[x]
-            if R.rank(x) > 0:
-                pre[a, 2] = home_fact[x - 1]
-            add[a, 0] = home_fact[x]
-            add[a, 1] = clear_fact[y]
-            if turns:
-                add[a, 2] = faceup_fact[y]
-            _set_bit(delete[a], on_fact[x, y])
-            _set_bit(delete[a], clear_fact[x])
+            _set_action(pre, add, delete, a, on_fact[x, y], clear_fact[x],
+                        home_fact[x - 1] if R.rank(x) > 0 else -1, home_fact[x], clear_fact[y],
+                        turned, on_fact[x, y], clear_fact[x])
             a += 1
             for z in range(PLACES):
                 if z == y or on_fact[x, z] < 0 or not _may_target(x, z, easy):
                     continue
-                pre[a, 0] = on_fact[x, y]
-                pre[a, 1] = clear_fact[z]
-                if face_down[x]:
-                    pre[a, 2] = faceup_fact[x]
-                add[a, 0] = on_fact[x, z]
-                add[a, 1] = clear_fact[y]
-                if turns:
-                    add[a, 2] = faceup_fact[y]
-                _set_bit(delete[a], on_fact[x, y])
-                _set_bit(delete[a], clear_fact[z])
+                # move(x, y, z)
+                _set_action(pre, add, delete, a, on_fact[x, y], clear_fact[z],
+                            faceup_fact[x] if face_down[x] else -1, on_fact[x, z],
+                            clear_fact[y], turned, on_fact[x, y], clear_fact[z])
                 a += 1
     for i in range(3):
         if pending_fact[i] < 0:
@@ -204,18 +181,25 @@ def build(cards, length, down, found, misc, deal, easy):
         for z in range(PLACES):
             if z == s:
                 continue
-            pre[a, 0] = pending_fact[i]
-            pre[a, 1] = clear_fact[z]
-            add[a, 0] = on_fact[s, z]
-            add[a, 1] = clear_fact[s]
-            _set_bit(delete[a], pending_fact[i])
-            _set_bit(delete[a], clear_fact[z])
+            # land(i, z)
+            _set_action(pre, add, delete, a, pending_fact[i], clear_fact[z], -1, on_fact[s, z],
+                        clear_fact[s], -1, pending_fact[i], clear_fact[z])
             a += 1
     size = np.array([facts, n], dtype=np.int64)
     return Model(size, on_fact, clear_fact, faceup_fact, home_fact, pending_fact, pre, add,
                  delete, np.zeros(WORDS, dtype=np.uint64),
                  np.zeros((MAX_FACTS, WORDS), dtype=np.uint64), np.zeros(WORDS, dtype=np.uint64),
                  np.zeros(MAX_FACTS, dtype=np.int64))
+
+
+@kernel
+def _set_action(pre, add, delete, a, p0, p1, p2, a0, a1, a2, d0, d1):
+    """Action a: preconditions p0-p2, add facts a0-a2 (-1: none; the others stay -1) and the
+    deleted facts d0, d1."""
+    pre[a, 0], pre[a, 1], pre[a, 2] = p0, p1, p2
+    add[a, 0], add[a, 1], add[a, 2] = a0, a1, a2
+    _set_bit(delete[a], d0)
+    _set_bit(delete[a], d1)
 
 
 @kernel

@@ -214,28 +214,6 @@ def safe_to_foundation(card, found):
 
 
 @kernel
-def builder(card, k):
-    """The k-th (k = 0, 1) card that builds on ``card`` (one rank lower, other colour), or -1."""
-    r = R.rank(card) - 1
-    if r < 0:
-        return -1
-    if R.red(card):
-        return r if k == 0 else 39 + r
-    return 13 + r if k == 0 else 26 + r
-
-
-@kernel
-def parent(card, k):
-    """The k-th (k = 0, 1) card that ``card`` builds on (one rank higher, other colour), or -1."""
-    r = R.rank(card) + 1
-    if r > R.KING:
-        return -1
-    if R.red(card):
-        return r if k == 0 else 39 + r
-    return 13 + r if k == 0 else 26 + r
-
-
-@kernel
 def built(pos, p, h):
     """Is the card at height h of pile p face up on a card it builds on?"""
     return h > pos.down[p] and R.builds_on(pos.cards[p, h], pos.cards[p, h - 1])
@@ -298,7 +276,7 @@ def moves_onto_tops(pos, sequence_blocks, out, n):
             continue
         y = pos.cards[q, pos.length[q] - 1]
         for k in range(2):
-            w = builder(y, k)
+            w = R.builder(y, k)
             if w < 0:
                 break
             at = pos.where[w]
@@ -447,7 +425,7 @@ def _canonical_parent(pos, p, h, sequence_blocks):
         limit = R.N_CARDS
     best = -1
     for k in range(2):
-        y = parent(x, k)
+        y = R.parent(x, k)
         if y < 0 or y >= limit:
             continue
         at = pos.where[y]
@@ -525,7 +503,7 @@ def normalise(pos, easy, sequence_blocks, played, tokens, n, start=-1):
                     break
             if easy:
                 for k in range(2):
-                    w = builder(t, k)
+                    w = R.builder(t, k)
                     if w >= 0 and pos.where[w] >= 0 and pos.where[w] % CAP == 0:
                         n, dirty = _flip(pos, pos.where[w] // CAP, 0, sequence_blocks, played,
                                          tokens, n)
