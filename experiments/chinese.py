@@ -10,9 +10,9 @@ import pandas as pd
 
 from common import arguments, headline_figures, pick
 from winnable import summarize
-from winnable.batch import solve_run
 from winnable.implication import apply_implications
 from winnable.report import summary_table, write_tables
+from winnable.runs.batch import solve_run
 
 DEALS = 100_000  # deals per run by default (experiments/chinese_nopeek.py reads its first ones)
 

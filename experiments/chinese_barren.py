@@ -19,41 +19,35 @@ when the same command is run again.
 """
 
 import argparse
-import signal
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 import pandas as pd
 
 from chinese import DEALS
-from common import ROOT, stop_in_one_line
+from common import ROOT
 from winnable import get_game
-from winnable.batch import RunSpec, run_file
 from winnable.outcomes import OUTCOME_NAMES
 from winnable.report import markdown
+from winnable.runs.pool import Task, run_tasks
+from winnable.runs.spec import RunSpec, run_file
 from winnable.solvers.chinese import critical as C
 from winnable.solvers.chinese import position as P
 from winnable.solvers.chinese import search as CS
 from winnable.solvers.table import TranspositionTable
+from winnable.stopping import scripts_stop_in_one_line
 
 GAME = get_game("chinese")
-BUFFERS = {}  # a worker's table and search buffers, made by ``start_worker``
+BUFFERS = {}  # a worker's table and search buffers, made by ``make_buffers``
 
 
-def start_worker(memory_mb: float) -> None:
-    """A worker leaves Ctrl-C and SIGHUP to the main process, which ends the pool with SIGTERM:
-    that ends a worker at once, even inside a compiled search (a Python handler would wait for
-    the search to return)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+def make_buffers(memory_mb: float) -> None:
+    """Each worker's setup (``winnable.runs.pool``): its table and search buffers, once."""
     BUFFERS["table"] = TranspositionTable(memory_mb)
     BUFFERS["ws"] = CS.new_workspace()
 
 
-def search_deal(seed_budget: tuple[int, int]) -> dict:
-    seed, budget = seed_budget
+def search_deal(seed: int, budget: int) -> dict:
     table, ws = BUFFERS["table"], BUFFERS["ws"]
     table.begin_deal()
     ws.searched[:] = 0
@@ -79,7 +73,7 @@ def main() -> None:
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
-    stop_in_one_line()
+    scripts_stop_in_one_line()
     spec = RunSpec.make("chinese", None, "thoughtful")
     source = Path(args.source) if args.source else run_file(spec, DEALS, args.runs_dir)
     if not source.exists():
@@ -96,11 +90,14 @@ def main() -> None:
     rows = [row for row in kept if row["deal"] in set(seeds)]  # another --source: its deals only
     todo = sorted(set(seeds) - {row["deal"] for row in rows})
     done.parent.mkdir(parents=True, exist_ok=True)
-    with Pool(args.workers, start_worker, (args.memory_mb,)) as pool:  # ends the workers on exit
-        for row in pool.imap(search_deal, [(seed, args.budget) for seed in todo]):
-            print(row, flush=True)
-            rows.append(row)
-            pd.DataFrame(rows).to_csv(done, index=False)  # what a rerun resumes from
+
+    def keep(row: dict) -> None:
+        print(row, flush=True)
+        rows.append(row)
+        pd.DataFrame(rows).to_csv(done, index=False)  # what a rerun resumes from
+
+    run_tasks([Task(search_deal, (seed, args.budget), f"deal {seed}") for seed in todo],
+              args.workers, keep, setup=(make_buffers, (args.memory_mb,)))
     df = pd.DataFrame(rows).sort_values("deal", ignore_index=True)
     df["turning_share"] = (df.turning / df.classes.clip(lower=1)).round(2)
     out = Path(args.results_dir) / "chinese" / "barren"

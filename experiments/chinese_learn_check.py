@@ -14,10 +14,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from chinese import DEALS
-from common import ROOT, stop_in_one_line
-from winnable.batch import RunSpec, read_spec, run_file, write_atomic
+from common import ROOT
 from winnable.report import markdown
-from winnable.resolve import escalations, resolve_file
+from winnable.runs.resolve import escalations, resolve_file
+from winnable.runs.spec import RunSpec, run_file
+from winnable.runs.store import read_spec, write_atomic
+from winnable.stopping import scripts_stop_in_one_line
 
 
 def main() -> None:
@@ -33,7 +35,7 @@ def main() -> None:
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
-    stop_in_one_line()
+    scripts_stop_in_one_line()
     source = (Path(args.source) if args.source else
               run_file(RunSpec.make("chinese", None, "thoughtful"), DEALS, args.runs_dir))
     for path in (source, Path(args.baseline)):

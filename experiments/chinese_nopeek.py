@@ -11,9 +11,10 @@ import pandas as pd
 from chinese import DEALS as THOUGHTFUL_DEALS
 from common import arguments, pick, player_table, save_figure
 from winnable import plot
-from winnable.batch import RunSpec, run_file, solve_batch, solve_run
 from winnable.implication import apply_implications
 from winnable.report import markdown, rate_text
+from winnable.runs.batch import solve_batch, solve_run
+from winnable.runs.spec import RunSpec, run_file
 from winnable.stats import outcome_crosstab, paired_outcomes, rate_of_row
 
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}

@@ -19,11 +19,13 @@ import pandas as pd
 
 from chinese import DEALS as THOUGHTFUL_DEALS
 from common import arguments, player_table
-from winnable.batch import RunSpec, read_runs, run_file, solve_run
 from winnable.catalogue import GRADINGS, catalogue, grade_counts
 from winnable.implication import apply_implications
 from winnable.numbering import PYSOL, WINNABLE
 from winnable.report import markdown, write_tables
+from winnable.runs.batch import solve_run
+from winnable.runs.read import read_runs
+from winnable.runs.spec import RunSpec, run_file
 
 RULES = {"strict": {}, "easy": {"easy": True}}
 PLAYERS = ("thoughtful", "strategy", "sampling")

@@ -58,6 +58,7 @@ from winnable.solvers.chinese import critical as C
 from winnable.solvers.chinese import position as P
 from winnable.solvers.chinese import search as CS
 from winnable.solvers.table import TranspositionTable
+from winnable.stopping import scripts_stop_in_one_line
 
 POSITIONS = "58/5,58/10,58/20,230/25,231/15,238/5"
 ENGINE_BUDGET = 2_000_000  # nodes of the engine's search ("over" past it)
@@ -376,6 +377,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=300_000, help="states per search at most")
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
+    scripts_stop_in_one_line()
     rows = []
     for item in args.positions.split(","):
         seed, steps = (int(x) for x in item.split("/"))

@@ -15,9 +15,11 @@ import pyarrow.parquet as pq
 
 from chinese import DEALS
 from common import ROOT
-from winnable.batch import RunSpec, run_file, write_atomic
 from winnable.report import markdown
-from winnable.resolve import escalations, resolve_file
+from winnable.runs.resolve import escalations, resolve_file
+from winnable.runs.spec import RunSpec, run_file
+from winnable.runs.store import write_atomic
+from winnable.stopping import scripts_stop_in_one_line
 
 
 def main() -> None:
@@ -32,6 +34,7 @@ def main() -> None:
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
+    scripts_stop_in_one_line()
     source = (Path(args.source) if args.source else
               run_file(RunSpec.make("chinese", None, "thoughtful"), DEALS, args.runs_dir))
     if not source.exists():

@@ -21,9 +21,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from common import ROOT, stop_in_one_line
-from winnable.batch import RunSpec, run_path, solve_batch, solve_run
+from common import ROOT
 from winnable.report import markdown
+from winnable.runs.batch import solve_batch, solve_run
+from winnable.runs.spec import RunSpec, run_path
+from winnable.stopping import scripts_stop_in_one_line
 
 RULE_SETS = {"strict": {"blocks": "sequence"}, "easy": {"blocks": "sequence", "easy": True}}
 
@@ -88,7 +90,7 @@ def main() -> None:
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
-    stop_in_one_line()
+    scripts_stop_in_one_line()
     if any(first < 1 for first in args.first or []) or args.n < 1:
         raise SystemExit("--first and --n must be positive deal numbers")
     rows = []

@@ -17,8 +17,9 @@ from pathlib import Path
 import pandas as pd
 
 from common import ROOT
-from winnable.batch import read_spec
 from winnable.report import markdown
+from winnable.runs.store import read_spec
+from winnable.stopping import scripts_stop_in_one_line
 
 COLUMNS = ["seed", "outcome", "nodes", "seconds"]
 
@@ -31,6 +32,7 @@ def main() -> None:
     parser.add_argument("--label", required=True, help="names the table, e.g. strict")
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
+    scripts_stop_in_one_line()
     old, new = (pd.read_parquet(path, columns=COLUMNS).set_index("seed")
                 for path in (args.old, args.new))
     both = old.merge(new, left_index=True, right_index=True, suffixes=("_old", "_new"))

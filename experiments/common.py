@@ -4,17 +4,16 @@ headline figures."""
 from __future__ import annotations
 
 import argparse
-import os
-import signal
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from winnable import get_game, plot, summarize
-from winnable.batch import read_runs, solve_run
 from winnable.report import summary_table, write_tables
+from winnable.runs.batch import solve_run
+from winnable.runs.read import read_runs
+from winnable.stopping import scripts_stop_in_one_line
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURE_DPI = 100  # keeps a headline PNG at tens of kB
@@ -38,29 +37,8 @@ def arguments(default_n: int, description: str, **counts: int | tuple[str, str]
                         help="where per-deal Parquet files go (not committed)")
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
-    stop_in_one_line()
+    scripts_stop_in_one_line()
     return args
-
-
-def stop_in_one_line() -> None:
-    """Ctrl-C, SIGTERM and SIGHUP stop an experiment as they stop a batch: the batch keeps its
-    finished chunks and ends its workers while the exception unwinds, and then the batch's one
-    line says so (no traceback), with its exit code.  Rerunning resumes."""
-    from winnable.cli import STOP_SIGNALS, Stopped, raise_stopped, stop_report
-
-    for s in STOP_SIGNALS:
-        signal.signal(s, raise_stopped)
-    shown = sys.excepthook
-
-    def hook(kind, value, trace):
-        if issubclass(kind, (KeyboardInterrupt, Stopped)):
-            line, code = stop_report(value)
-            print(line, file=sys.stderr, flush=True)
-            sys.stdout.flush()
-            os._exit(code)
-        shown(kind, value, trace)
-
-    sys.excepthook = hook
 
 
 def run_all(runs: list[tuple[str, str, dict]], args: argparse.Namespace, stem: str, title: str,

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from winnable.report import headline, markdown, recount, refresh_tables
+from winnable.stopping import scripts_stop_in_one_line
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
@@ -129,6 +130,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--results-dir", default=str(RESULTS))
     results = Path(parser.parse_args().results_dir)
+    scripts_stop_in_one_line()
     refresh(results)
     frames = [pd.read_csv(results / t) for t in TABLES if (results / t).exists()]
     table = headline(headline_rows(frames))

@@ -18,13 +18,15 @@ from pathlib import Path
 import pandas as pd
 
 from chinese_resolve import step_options
-from common import ROOT, stop_in_one_line
+from common import ROOT
 from winnable import get_game, summarize
-from winnable.batch import read_runs, read_spec
 from winnable.implication import apply_implications
 from winnable.report import headline, markdown, rate_text, reproduce_command, summary_table
-from winnable.resolve import escalations, option_text, resolve_file
+from winnable.runs.read import read_runs
+from winnable.runs.resolve import escalations, option_text, resolve_file
+from winnable.runs.store import read_spec
 from winnable.stats import rate_of_row, win_rate
+from winnable.stopping import scripts_stop_in_one_line
 
 
 def sample_copy(source: Path, args) -> Path:
@@ -87,7 +89,7 @@ def main() -> None:
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
-    stop_in_one_line()
+    scripts_stop_in_one_line()
     sources = [Path(s) for s in args.source]
     missing = [s for s in sources if not s.exists()]
     if missing:

@@ -9,7 +9,9 @@ import pandas as pd
 import pytest
 
 from winnable import get_game, solve_batch, summarize
-from winnable.batch import BatchError, missing_chunks, solve_run, startup
+from winnable.runs.batch import solve_run
+from winnable.runs.spec import BatchError
+from winnable.runs.store import missing_chunks, startup
 from winnable.report import summaries_frame
 from winnable.stats import rate_bounds, wilson_interval, win_rate
 
@@ -133,7 +135,9 @@ def test_unusable_parts_are_set_aside_and_solved_again(tmp_path, capsys):
     """A truncated part, a part that is not Parquet, one whose rows are not the deals its name
     says, and one of another run: each is moved to <out>.bad/ with a one-line warning, its
     deals are solved again, and the run ends with exactly N rows, as a fresh run gives."""
-    from winnable.batch import RunSpec, parts_dir, solve_table, write_part
+    from winnable.runs.chunk import solve_table
+    from winnable.runs.spec import RunSpec, parts_dir
+    from winnable.runs.store import write_part
     out = tmp_path / "nb.parquet"
     spec = RunSpec.make("nineball")
     parts = parts_dir(out)
@@ -177,7 +181,7 @@ def test_chunk_and_last_deal_are_checked(tmp_path):
 
 
 def test_default_names_hold_only_changed_options_and_old_names_resume(tmp_path, monkeypatch):
-    from winnable.batch import RunSpec, default_out
+    from winnable.runs.spec import RunSpec, default_out
     monkeypatch.chdir(tmp_path)
     spec = RunSpec.make("chinese", {"easy": 1}, "thoughtful", {"budget": 5000})
     assert default_out(spec) == Path("runs/chinese_thoughtful_easy-1_budget-5000.parquet")
@@ -204,7 +208,7 @@ def test_seconds_leave_numba_compilation_out():
 
     from numba import njit
 
-    from winnable.games.base import timed_columns
+    from winnable.games.timing import timed_columns
 
     @njit
     def fresh(values):  # compiled at its first call, inside the clock

@@ -11,11 +11,14 @@ import pyarrow.parquet as pq
 import pytest
 
 from winnable import get_game
-from winnable.batch import RunSpec, read_runs, solve_batch, to_table, write_atomic
+from winnable.runs.batch import solve_batch
+from winnable.runs.read import read_runs
+from winnable.runs.spec import RunSpec
+from winnable.runs.store import to_table, write_atomic
 from winnable.catalogue import GRADINGS, Selection, catalogue, catalogue_rows
 from winnable.implication import apply_implications
 from winnable.numbering import pysol_deals
-from winnable.resolve import resolve_file
+from winnable.runs.resolve import resolve_file
 from winnable.stats import summarize
 
 # Thoughtful leaves some deals unknown with these options.

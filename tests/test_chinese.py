@@ -1,4 +1,8 @@
-"""The Chinese Solitaire engine and thoughtful solver against the plain-Python reference."""
+"""The Chinese Solitaire engine and thoughtful solver against the plain-Python reference.
+
+One file (about 700 lines), as each game has one: its tests share the conversion of an engine
+position to the reference's (``engine_view``), one table and workspace, and the rule sets they
+run under.  The critical-path test and the no-peek players have files of their own."""
 
 import random
 import zlib
@@ -701,7 +705,7 @@ def test_runs_stored_before_an_option_existed_resume_with_its_default(tmp_path):
     the same answers) is still the same run."""
     import json
 
-    from winnable.batch import RunSpec
+    from winnable.runs.spec import RunSpec
 
     spec = RunSpec.make("chinese", None, "thoughtful")
     stored = json.loads(spec.to_json())

@@ -15,8 +15,9 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from winnable import batch  # noqa: E402
-from winnable.batch import solve_batch  # noqa: E402
+from winnable.runs import batch  # noqa: E402
+from winnable.runs import cluster as dask_runs  # noqa: E402
+from winnable.runs.batch import solve_batch  # noqa: E402
 from winnable.cli import solve_batch_main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,7 +201,7 @@ def _cli(monkeypatch, capsys, *args):
 
 def test_cli_errors_are_one_line(monkeypatch, capsys, tmp_path):
     out = str(tmp_path / "nb.parquet")
-    monkeypatch.setattr(batch, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(dask_runs, "CONNECT_TIMEOUT", 1)
     err = _cli(monkeypatch, capsys, "--out", out, "--scheduler", "tcp://127.0.0.1:1")
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in err
     for bad in ("127.0.0.1", "tcp://127.0.0.1", "http://h:8786", "tcp://h:99999", "tcp://h:x"):
@@ -226,16 +227,16 @@ class _Versions:
 
 
 def test_cluster_without_winnable_is_refused():
-    batch.check_cluster(_Versions("0.1.0", "0.1.0", "0.1.0"))
-    with pytest.raises(batch.BatchError, match="the scheduler has no winnable; worker tcp://w1:1 "
+    dask_runs.check_cluster(_Versions("0.1.0", "0.1.0", "0.1.0"))
+    with pytest.raises(dask_runs.BatchError, match="the scheduler has no winnable; worker tcp://w1:1 "
                                                "has winnable 0.0.9; there run pip install"):
-        batch.check_cluster(_Versions(None, "0.1.0", "0.0.9"))
+        dask_runs.check_cluster(_Versions(None, "0.1.0", "0.0.9"))
 
 
 def test_cluster_resolve_equals_local_resolve(cluster, tmp_path):
     """`winnable resolve --scheduler`: the unknown rows of a run solved again on the cluster
     give the same file as a local escalation."""
-    from winnable.resolve import resolve_file
+    from winnable.runs.resolve import resolve_file
     small = {"budget": 60, "strategy": 0}
     frames = []
     for name in ("local", "cluster"):

@@ -100,7 +100,7 @@ def test_the_stratified_experiment_escalates_a_sample_in_a_copy_and_writes_its_t
     assert done.returncode == 0, done.stderr
     assert pd.read_parquet(run).equals(before)
     copy = tmp_path / "runs/strict_sample-3_seed-2.parquet"
-    from winnable.resolve import escalations
+    from winnable.runs.resolve import escalations
     assert [h["options"] for h in escalations(copy)][:1] == [{"budget": 20000}]
     table = pd.read_csv(tmp_path / "results/chinese/stratified.csv")
     assert list(table.sample_size) == [3] and list(table.sample_stratum) == [4]

@@ -1,7 +1,8 @@
 """The contract every game and every solver keeps, whatever it searches: the same columns of
 the same types, the outcome vocabulary, lines of play that the game's plain-Python reference
 (tests/reference/) replays to the reported score, the same row on every run, and the same row
-whether a deal is solved by number, in a batch, or pasted as text.
+whether a deal is solved by number, in a batch, or pasted as text.  The columns and the replayed
+lines are checked under every value of every rule flag a game declares (``Flag.values``) too.
 
 Small budgets and two deals each keep this fast; the games' own tests go deep."""
 
@@ -17,6 +18,20 @@ from tests.reference import addario_ref, chinese_ref, impossible_ref, nineball_r
 from winnable import GAME_NAMES, get_game, solve_batch
 
 CASES = [(name, solver) for name in GAME_NAMES for solver in get_game(name).solvers]
+# Each game and solver under each value of each flag the game declares, the default left out.
+VARIANT_CASES = [(name, solver, f"{flag.name}={value}")
+                 for name in GAME_NAMES for flag in get_game(name).flags.values()
+                 for value in flag.values if flag.parse(value) != flag.default
+                 for solver in get_game(name).solvers]
+# Found by this test, left to the Chinese engine's maintainer: the thoughtful solver returns a
+# deal it does not win with the best score its search found and no line (``Thoughtful.solve``:
+# "LOSS with no line"), so the line does not replay to the score.  Under blocks=sequence deals
+# 3 and 4 are lost; at the default rules they are won, which hid it.
+NO_LINE_FOR_A_LOSS = {("chinese", "thoughtful", "blocks=sequence")}
+VARIANT_CASES = [pytest.param(*case, marks=pytest.mark.xfail(
+                     strict=True, reason="Chinese thoughtful: a lost deal's score has no line"))
+                 if case in NO_LINE_FOR_A_LOSS else pytest.param(*case)
+                 for case in VARIANT_CASES]
 # Budgets that keep every solver to a fraction of a second a deal.
 OPTIONS = {("chinese", "thoughtful"): {"budget": 2000, "walks": 5},
            ("chinese", "sampling"): {"samples": 2, "budget": 300},
@@ -43,11 +58,17 @@ def _same(a, b):
     return a.to_dict() | {"seconds": 0} == b.to_dict() | {"seconds": 0}
 
 
+def test_every_game_declares_values_for_each_flag():
+    for name in GAME_NAMES:
+        for flag in get_game(name).flags.values():
+            assert any(flag.parse(v) != flag.default for v in flag.values), (name, flag.name)
+
+
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_columns_and_their_types(case):
+def test_columns_and_their_types(case, variant=None):
     name, solver = case
     game = get_game(name)
-    columns = game.solve_seeds(SEEDS, None, solver, _options(case))
+    columns = game.solve_seeds(SEEDS, variant, solver, _options(case))
     assert set(columns) == {*STANDARD, *game.extra_columns, "seed", "deal"}
     assert all(len(column) == len(SEEDS) for column in columns.values())
     assert list(columns["seed"]) == list(SEEDS)
@@ -160,12 +181,12 @@ def _replayed_score(name, result, rules):
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
-def test_lines_of_play_replay_with_the_reference(case):
+def test_lines_of_play_replay_with_the_reference(case, variant=None):
     name, solver = case
     game = get_game(name)
-    rules = game.rules()
+    rules = game.rules(variant)
     for seed in SEEDS:
-        result = game.solve(seed, None, solver, **_options(case))
+        result = game.solve(seed, rules, solver, **_options(case))
         assert _replayed_score(name, result, rules) == result.score, (seed, result.moves)
         if result.outcome == "win" and name in WINNING_SCORE:
             assert result.score >= WINNING_SCORE[name]
@@ -173,3 +194,11 @@ def test_lines_of_play_replay_with_the_reference(case):
 
 # The least score of a won game (Impossible's score is the points left, won or not).
 WINNING_SCORE = {"nineball": 19, "addario": 40, "chinese": 52}
+
+
+@pytest.mark.parametrize("name, solver, variant", VARIANT_CASES,
+                         ids=[_id(case.values) for case in VARIANT_CASES])
+def test_every_rule_flag_keeps_the_contract(name, solver, variant):
+    """Columns, types and lines of play replayed by the reference, under each flag's values."""
+    test_columns_and_their_types((name, solver), [variant])
+    test_lines_of_play_replay_with_the_reference((name, solver), [variant])

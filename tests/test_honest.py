@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from winnable import plot, solve_batch, summarize
-from winnable.batch import read_runs
+from winnable.runs.read import read_runs
 from winnable.report import headline, summary_table, write_tables
-from winnable.sweep import sweep
+from winnable.runs.sweep import sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 OPTIONS = {"budget": 1000, "strategy": 0}  # deals 180-209: 22 wins, 4 losses, 4 unknown

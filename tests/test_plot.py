@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from matplotlib.figure import Figure
 
 from winnable import plot
-from winnable.batch import load_rows, solve_batch
+from winnable.runs.batch import solve_batch
+from winnable.runs.read import load_rows
 from winnable.cli import PLOT_KINDS, cli
 from winnable.stats import outcome_crosstab, paired_outcomes, rate_bounds, summarize, win_rate
 

@@ -10,8 +10,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.reference import chinese_ref as ref
-from winnable import resolve as RS
-from winnable.batch import BatchError, parts_dir, read_spec, solve_batch
+from winnable.runs import resolve as RS
+from winnable.runs.batch import solve_batch
+from winnable.runs.chunk import solve_and_store
+from winnable.runs.spec import BatchError, parts_dir
+from winnable.runs.store import read_spec
 from winnable.cli import main
 
 SMALL = {"budget": 60, "strategy": 0}  # a budget small enough to leave deals unknown
@@ -64,12 +67,12 @@ def test_an_interrupted_escalation_resumes_and_another_is_refused(run, tmp_path)
     unknown = sorted(pd.read_parquet(run).query("outcome == 'unknown'").seed)
     spec = json.loads((read_spec(run)).to_json())
     spec["options"]["budget"] = 100_000
-    from winnable.batch import RunSpec
+    from winnable.runs.spec import RunSpec
     wanted = RunSpec.from_json(json.dumps(spec))
     work.mkdir()
     (work / "run.json").write_text(json.dumps({"options": {"budget": 100_000},
                                                "spec": json.loads(wanted.to_json())}))
-    RS._solve_and_store(wanted.to_json(), unknown[:2], str(work))
+    solve_and_store(wanted.to_json(), unknown[:2], str(work))
     with pytest.raises(BatchError, match="unfinished escalation with budget=100000"):
         RS.resolve_file(run, {"budget": 50_000}, workers=1, progress=False)
     resumed = RS.resolve_file(run, {"budget": 100_000}, workers=2, chunk=1, progress=False)
@@ -168,7 +171,7 @@ def test_a_sample_escalates_only_its_deals_and_records_the_strata(run):
     assert (final.stratum == after.stratum).all()
     assert (final.loc[others, "step"] == 0).all()
     # The summary estimates the rate from the sample.
-    from winnable.batch import read_runs
+    from winnable.runs.read import read_runs
     from winnable.stats import summarize
     (s,) = summarize(read_runs([run]))
     assert s.rate.kind == "estimate" and s.rate.sample.size == 3
@@ -205,13 +208,13 @@ def test_an_interrupted_sample_resumes(run, tmp_path):
     drawn = RS._draw(run, table, 4, 3)
     spec = json.loads(read_spec(run).to_json())
     spec["options"]["budget"] = 100_000
-    from winnable.batch import RunSpec
+    from winnable.runs.spec import RunSpec
     wanted = RunSpec.from_json(json.dumps(spec))
     work.mkdir()
     (work / "run.json").write_text(json.dumps({
         "options": {"budget": 100_000}, "spec": json.loads(wanted.to_json()),
         "sample": {**drawn.record, "seeds": drawn.seeds}}))
-    RS._solve_and_store(wanted.to_json(), drawn.seeds[:1], str(work))
+    solve_and_store(wanted.to_json(), drawn.seeds[:1], str(work))
     with pytest.raises(BatchError, match="unfinished escalation with budget=100000 on a sample"):
         RS.resolve_file(run, {"budget": 100_000}, workers=1, progress=False, sample=4, seed=4)
     resumed = RS.resolve_file(run, {"budget": 100_000}, workers=2, chunk=1, progress=False,
@@ -261,7 +264,7 @@ def test_a_sample_of_impossible_thoughtful(tmp_path):
     assert unknown >= 5
     report = RS.resolve_file(out, {"budget": 20_000}, workers=1, progress=False, sample=4)
     assert report.tried == 4 and report.settled >= 1
-    from winnable.batch import read_runs
+    from winnable.runs.read import read_runs
     from winnable.stats import summarize
     (s,) = summarize(read_runs([out]))
     assert s.rate.kind == "estimate" and s.rate.sample.stratum == unknown

@@ -224,3 +224,132 @@ def test_ctrl_c_at_random_moments_under_load_always_ends_the_batch(tmp_path):
     assert done.returncode == 0, done.stderr
     df = pd.read_parquet(out)
     assert list(df.seed) == list(range(1, n + 1))
+
+
+# --- every long-running command, every stopping signal ------------------------------------------
+# Each command is stopped by Ctrl-C, then (resumed) by SIGTERM, then by SIGHUP, each time after
+# it stored more: every process must be gone within STOP_FAST seconds of the signal, the one line
+# said, and the command run once more must end with what an uninterrupted run gives.
+
+STOP_FAST = 2  # seconds from the signal to the end of every process of the command
+CHAIN = [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM"),
+         (signal.SIGHUP, 129, "stopped by SIGHUP")]
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+
+
+def stored(paths) -> int:
+    """Deals stored so far in run files (their parts included) and escalation parts."""
+    from winnable.runs.store import stored_seeds
+    count = 0
+    for path in paths:
+        if path.name.endswith(".resolve"):
+            count += len(list(path.glob("part-*.parquet")))
+        else:
+            count += len(stored_seeds(path))
+    return count
+
+
+def run_files(folder: Path) -> list[Path]:
+    """The run files in ``folder``, finished or still in parts."""
+    return sorted({folder / p.name.removesuffix(".parts") for p in folder.glob("*.parquet*")
+                   if p.name.endswith((".parquet", ".parquet.parts"))})
+
+
+def stop_three_times_and_finish(cmd, files, tmp_path) -> str:
+    """Run ``cmd`` and stop it with each signal of ``CHAIN`` once ``files()`` (the run files it
+    writes) hold more than before; then run it to the end and return its stdout."""
+    for signum, code, said in CHAIN:
+        before = stored(files())
+        proc = start(cmd)
+        deadline = time.time() + 300
+        while stored(files()) <= before:
+            assert proc.poll() is None, f"{said}: it ended first: {proc.stderr.read()[-2000:]}"
+            assert time.time() < deadline, f"{said}: nothing stored in time"
+            time.sleep(0.05)
+        sent = time.time()
+        # A terminal's Ctrl-C and a hang-up reach the whole job; `kill` the command alone.
+        if signum == signal.SIGTERM:
+            os.kill(proc.pid, signum)
+        else:
+            os.killpg(proc.pid, signum)
+        try:
+            _, err = proc.communicate(timeout=STOP_FAST)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise AssertionError(f"still running {STOP_FAST} s after {said}")
+        assert wait_until_gone(proc.pid, STOP_FAST - (time.time() - sent)) == [], said
+        assert time.time() - sent < STOP_FAST + 0.5
+        assert proc.returncode == code, (said, err[-2000:])
+        assert err.strip().splitlines()[-1] == f"{said}: every finished chunk is kept; rerun " \
+                                               "the same command to resume", err[-2000:]
+        assert "Traceback" not in err
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def same_rows(path, reference, columns=("seed", "deal", "outcome", "score", "moves", "nodes")):
+    got = pd.read_parquet(path).reset_index(drop=True)
+    pd.testing.assert_frame_equal(got[list(columns)], reference[list(columns)])
+
+
+def test_every_signal_stops_solve_batch_and_it_resumes_exactly(tmp_path):
+    from winnable import solve_batch
+    out = tmp_path / "nb.parquet"
+    n = 20_000
+    stop_three_times_and_finish(batch(out, n, chunk=250), lambda: [out], tmp_path)
+    fresh = solve_batch("nineball", n=n, workers=1, out=tmp_path / "fresh.parquet",
+                        progress=False)
+    same_rows(out, fresh)
+
+
+def test_every_signal_stops_resolve_and_it_resumes_exactly(tmp_path):
+    import shutil
+
+    from winnable import solve_batch
+    from winnable.runs.resolve import resolve_file
+    out, fresh = tmp_path / "strict.parquet", tmp_path / "fresh.parquet"
+    solve_batch("chinese", n=60, start=180, options={"budget": 60, "strategy": 0}, workers=1,
+                out=out, progress=False)
+    shutil.copy(out, fresh)
+    cmd = [sys.executable, "-m", "winnable", "resolve", str(out), "--sample", "10", "--seed",
+           "2", "--option", "budget=400000", "--workers", "2", "--chunk", "1", "--quiet"]
+    stop_three_times_and_finish(cmd, lambda: [Path(f"{out}.resolve")], tmp_path)
+    resolve_file(fresh, {"budget": 400_000}, workers=1, chunk=1, progress=False, sample=10,
+                 seed=2)
+    same_rows(out, pd.read_parquet(fresh), ("seed", "outcome", "score", "moves", "nodes",
+                                            "step", "step_options", "stratum"))
+
+
+def test_every_signal_stops_a_sweep_and_it_resumes_exactly(tmp_path):
+    from winnable.runs.sweep import sweep
+    n, grid = 30_000, ["kitchen_per_group=1,3"]  # 3 chunks a rule set
+    cmd = [sys.executable, "-m", "winnable", "sweep", "--game", "nineball", "--n", str(n),
+           "--grid", grid[0], "--workers", "2", "--out-dir", str(tmp_path / "sweep"), "--quiet"]
+    stop_three_times_and_finish(cmd, lambda: run_files(tmp_path / "sweep" / "runs"), tmp_path)
+    fresh = sweep("nineball", n, grid, workers=1, out_dir=tmp_path / "fresh", progress=False)
+    for path in fresh.runs:
+        same_rows(tmp_path / "sweep" / "runs" / path.name, pd.read_parquet(path))
+    assert (tmp_path / "sweep" / "summary.md").read_text().split("\n\n", 2)[2] == \
+        (tmp_path / "fresh" / "summary.md").read_text().split("\n\n", 2)[2]
+
+
+def test_every_signal_stops_an_experiment_script_and_it_resumes_exactly(tmp_path):
+    """experiments/nineball.py: its runs through ``common.run_all``, the project's pool."""
+    runs = tmp_path / "runs"
+    cmd = [sys.executable, str(EXPERIMENTS / "nineball.py"), "--n", "30000", "--n-nopeek", "50",
+           "--workers", "2", "--runs-dir", str(runs), "--results-dir", str(tmp_path / "results")]
+    printed = stop_three_times_and_finish(cmd, lambda: run_files(runs), tmp_path)
+    assert "deals 30,000" in printed
+    files = sorted(runs.glob("nineball_thoughtful*_n30000.parquet"))
+    assert len(files) == 2
+    game = get_game("nineball")
+    for path in files:
+        rows = pd.read_parquet(path)
+        assert list(rows.seed) == list(range(1, 30_001))
+        variant = rows.variant.iloc[0]
+        sample = [1, 9_999, 10_000, 10_001, 25_000, 30_000]
+        cols = game.solve_seeds(np.array(sample), variant)
+        picked = rows.set_index("seed").loc[sample]
+        assert list(picked.score) == list(cols["score"])
+        assert list(picked.deal) == list(cols["deal"])

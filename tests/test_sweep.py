@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from winnable.cli import cli
-from winnable.sweep import combinations, format_grid, parse_grid, sweep
+from winnable.runs.sweep import combinations, format_grid, parse_grid, sweep
 from winnable.variants import VariantError
 
 N = 300

@@ -17,7 +17,7 @@ from .games import GAME_NAMES, get_game
 __version__ = "0.1.0"
 __all__ = ["GAME_NAMES", "SolveResult", "get_game", "solve_batch", "summarize",
            "wilson_interval", "__version__"]
-_LAZY = {"SolveResult": "games.base", "solve_batch": "batch", "summarize": "stats",
+_LAZY = {"SolveResult": "games.base", "solve_batch": "runs.batch", "summarize": "stats",
          "wilson_interval": "stats"}
 
 

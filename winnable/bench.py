@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .batch import solve_batch, startup
+from .runs.batch import solve_batch
+from .runs.store import startup
 from .games import get_game
 
 
@@ -19,7 +20,7 @@ def run_bench(game: str, variant=None, solver=None, options=None, n: int | None 
     n = n or g.bench_counts.get(solver, g.bench_deals)
     lines = []
     warm = time.perf_counter()
-    # What a batch's worker does before its first deal (batch.get_ready): every kernel the
+    # What a batch's worker does before its first deal (runs.chunk.get_ready): every kernel the
     # solver may call compiled or loaded, so that no timed deal pays for it.
     g.warm_up(variant, solver, options)
     lines.append(f"{g.name} {solver} (rules {g.rules(variant).label}): warm-up "

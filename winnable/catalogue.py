@@ -19,7 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .batch import BatchError, RunSpec, default_out, read_run_file, read_runs, solve_batch
+from .runs.batch import solve_batch
+from .runs.read import read_run_file, read_runs
+from .runs.spec import BatchError, RunSpec, default_out
 from .games import get_game
 from .numbering import WINNABLE
 

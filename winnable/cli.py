@@ -3,15 +3,16 @@
 
 The module imports little (click, and the light ``winnable.games`` registry); each command
 imports what it uses, so a Ctrl-C at any moment, even while Python loads numpy, ends the
-program with a one-line message instead of a traceback."""
+program with a one-line message instead of a traceback.  It stays one module (about 600 lines)
+because its commands share their options and helpers (``deal_options``, ``parse_options``) and
+each is a few lines over the library: split, a reader would look for an option in several
+files."""
 
 from __future__ import annotations
 
 import functools
 import json
-import signal
 import sys
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,56 +20,13 @@ from typing import Any
 import click
 
 from .errors import UserError
-from .games import GAME_NAMES, LAST_DEAL, get_game
+from .games import GAMES, LAST_DEAL, get_game
+from .stopping import INTERRUPTED, one_line_on_stop
 from .variants import VariantError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
-RESUME = "every finished chunk is kept; rerun the same command to resume"
-INTERRUPTED = 128 + signal.SIGINT
-
-
-class Stopped(BaseException):
-    """SIGTERM or SIGHUP arrived: stop as Ctrl-C stops a batch."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-
-
-def raise_stopped(signum, frame):
-    """The handler of ``STOP_SIGNALS``: they stop a run as Ctrl-C does."""
-    raise Stopped(signum)
-
-
-def stop_report(stop: BaseException) -> tuple[str, int]:
-    """The one line and the exit code of a run stopped by Ctrl-C or by ``Stopped``: 128 + the
-    signal's number."""
-    if isinstance(stop, Stopped):
-        return (f"stopped by {signal.Signals(stop.signum).name}: {RESUME}",
-                128 + stop.signum)
-    return f"interrupted: {RESUME}", INTERRUPTED
-
-
-@contextmanager
-def stops_like_ctrl_c():
-    """SIGTERM and SIGHUP stop a batch as Ctrl-C does (finished chunks kept, workers ended),
-    with exit code 128 + the signal's number; Ctrl-C exits with 130."""
-    saved = {s: signal.signal(s, raise_stopped) for s in STOP_SIGNALS}
-    try:
-        yield
-    except (KeyboardInterrupt, Stopped) as stop:
-        line, code = stop_report(stop)
-        click.echo(line, err=True)
-        sys.exit(code)
-    finally:
-        for s, handler in saved.items():
-            signal.signal(s, handler)
-
 game_option = click.option("--game", "-g", required=True, metavar="GAME",
-                           help=f"one of: {', '.join(GAME_NAMES)}")
+                           help=f"one of: {', '.join(GAMES)}")
 variant_option = click.option("--variant", "-v", "variant", multiple=True, metavar="KEY=VALUE",
                               help="a rule flag (repeatable); `winnable games` lists them")
 solver_option = click.option("--solver", "-s", default=None, metavar="SOLVER",
@@ -375,15 +333,16 @@ def batch_command(fn):
 def run_batch(game, n, start, numbering, variant, solver, options, workers, out, scheduler,
               chunk, as_json, quiet):
     """Solve deals START..START+N-1 in parallel, store one row per deal, print the summary."""
-    from .batch import solve_batch
+    from .runs.batch import solve_batch
     from .stats import summarize
-    with stops_like_ctrl_c():
+    with one_line_on_stop():
         df = solve_batch(game, n=n, start=start, variant=variant, solver=solver,
                          workers=workers, out=out, options=parse_options(options),
                          chunk_size=chunk, progress=not quiet, scheduler=scheduler,
                          numbering=numbering)
     summaries = summarize(df, get_game(game).summary_means)
     if as_json:
+        from .runs.summary import summary_json
         click.echo(summary_json(summaries))
     for summary in [] if as_json else summaries:
         click.echo(summary.text())
@@ -429,66 +388,16 @@ def resolve(files, options, workers, scheduler, chunk, sample, seed, quiet):
     summary that follows gives the stratified estimate of the win rate; the same command with
     a larger budget escalates the same sample's deals still unknown.
     """
-    from .resolve import resolve_file
+    from .runs.resolve import resolve_file
+    from .runs.summary import summary_texts
     opts = parse_options(options)
-    with stops_like_ctrl_c():
+    with one_line_on_stop():
         for path in files:
             click.echo(resolve_file(path, opts, workers=workers, scheduler=scheduler,
                                     chunk=chunk, progress=not quiet, sample=sample,
                                     seed=seed).text())
             if sample is not None:
                 click.echo(summary_texts([path]))
-
-
-def summary_json(summaries) -> str:
-    """Summaries as a JSON list of objects with the keys of ``Summary.as_row`` (README,
-    *Summary keys*); a figure that does not exist (NaN, e.g. the win rate of a run with
-    unknowns and no sample) is null."""
-    def plain(value):
-        if isinstance(value, float) and value != value:
-            return None
-        return value.item() if hasattr(value, "item") else value
-
-    return json.dumps([{k: plain(v) for k, v in s.as_row().items()} for s in summaries])
-
-
-def summarized_runs(files):
-    """The summaries of run files (``winnable summary``), their rows (implications applied)
-    and how many unknowns rule-set implication settled."""
-    from .batch import BatchError, read_runs
-    from .implication import apply_implications
-    from .stats import summarize
-    df = read_runs(files)
-    options = df.groupby(["game", "solver", "variant", "numbering"])["options"].unique()
-    mixed = options[options.map(len) > 1]
-    if len(mixed):
-        (game, solver, variant, _), values = mixed.index[0], mixed.iloc[0]
-        raise BatchError(f"the files hold runs of {game} solver {solver} rules '{variant}' with "
-                         f"different solver options ({' / '.join(v or 'none' for v in values)}): "
-                         "summarize them with separate commands")
-    df, settled = apply_implications(df)
-    summaries = [s for name in df["game"].unique()
-                 for s in summarize(df[df["game"] == name], get_game(name).summary_means)]
-    return summaries, df, settled
-
-
-def summary_texts(files) -> str:
-    """The text ``winnable summary`` prints for run files."""
-    summaries, df, settled = summarized_runs(files)
-    blocks = []
-    if settled:
-        blocks.append(f"{settled:,} unknown deals settled by rule-set implication "
-                      "(a win under stricter rules is a win under looser ones; a loss under "
-                      "looser rules is a loss under stricter ones)\n")
-    blocks.append("\n\n".join(s.text() for s in summaries))
-    from .resolve import escalation_lines
-    for key, rows in df.groupby(["game", "solver", "variant", "numbering"], sort=True):
-        lines = escalation_lines(rows)
-        if lines:
-            numbered = f" | {key[3]} numbering" if key[3] != "winnable" else ""
-            blocks.append(f"\n{key[0]} | {key[1]} | {key[2]}{numbered}: escalations (winnable "
-                          "resolve)\n" + "\n".join(lines))
-    return "\n".join(blocks)
 
 
 @cli.command()
@@ -498,6 +407,7 @@ def summary_texts(files) -> str:
               help="print a JSON list, one object per run (keys: README, *Summary keys*)")
 def summary(files, as_csv, as_json):
     """Print the summary of saved runs (one block per game, solver and rules)."""
+    from .runs.summary import summarized_runs, summary_json, summary_texts
     if as_csv and as_json:
         raise UserError("give --csv or --json, not both")
     if as_csv or as_json:
@@ -552,7 +462,7 @@ def deals(game, files, outcome, difficulty, start, n, limit, numbering, variant,
             raise VariantError("--solve needs the range to solve: --n N (and --start S, "
                                "default 1)")
         start = start or 1
-        with stops_like_ctrl_c():
+        with one_line_on_stop():
             files = solve_missing(files, g.name, start, n, variant or None, numbering, workers,
                                   progress=not quiet)
     elif not files:
@@ -590,7 +500,7 @@ def bench(game, variant, solver, options, n, workers):
 @cli.command()
 def games():
     """List the games, their solvers and rule flags."""
-    for name in GAME_NAMES:
+    for name in GAMES:
         g = get_game(name)
         click.echo(f"{name}: {g.title}")
         click.echo("  solvers: " + ", ".join(
@@ -662,8 +572,8 @@ def sweep(game, n, grid, variant, solver, options, start, workers, out_dir, quie
       winnable sweep --game nineball --n 100000 --grid kitchen_per_group=1,2,3 \\
           --grid 'targets=9,19|9'
     """
-    from .sweep import parse_grid, sweep as run_sweep
-    with stops_like_ctrl_c():
+    from .runs.sweep import parse_grid, sweep as run_sweep
+    with one_line_on_stop():
         result = run_sweep(game, n, parse_grid(grid), start=start, variant=variant,
                            solver=solver, options=parse_options(options), workers=workers,
                            out_dir=out_dir, progress=not quiet)

@@ -1,4 +1,10 @@
-"""The project's two ways of compiling with Numba.
+"""The project's ways of compiling with Numba: every compiled function of the package is
+decorated with one of the three below, so that the stale-cache guard (below) covers them all and
+the choice of reference counting is made here.  Numba is imported elsewhere only for what is not
+a compiled function of ours: an intrinsic used inside kernels (``trailing_zeros``, in
+``solvers/chinese``) and the compiler's events, which ``games/timing.py`` listens to so that a
+deal's seconds leave compilation out.  ``tests/test_jit.py`` checks that no module decorates
+with Numba directly.
 
 ``jit``: an ordinary compiled function (cached next to its source, compiled once).
 

@@ -36,11 +36,17 @@ and against Microsoft FreeCell deal 1.
 from __future__ import annotations
 
 import re
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import UserError
 
+if TYPE_CHECKING:
+    import numpy as np
+
+# Light to import (the command line's registry of games takes LAST_DEAL from here): numpy, the
+# Chinese rules and pysol_cards load when a PySolFC deal is first asked for.
+
+LAST_DEAL = 2**63 - 1  # deal numbers run from 1 to this; stored as int64 (the `seed` column)
 WINNABLE, PYSOL = "winnable", "pysol"
 NUMBERINGS = (WINNABLE, PYSOL)
 # Games (by name) that have each numbering besides their own.
@@ -50,7 +56,7 @@ PYSOL_GAMES = {False: ("Chinese Discipline", 187), True: ("Chinese Solitaire", 1
 MS_BELOW = 32000  # PySolFC deals numbers below this with Microsoft's generator
 MS_MAX = (1 << 33) - 1  # the largest msN PySolFC accepts
 PYSOL_MAX = 10**20 - 1  # PySolFC's game numbers have at most 20 digits
-SUIT = np.array([0, 3, 2, 1], dtype=np.int8)  # PySolFC suit (C, S, H, D) -> our suit
+SUIT = (0, 3, 2, 1)  # PySolFC suit (C, S, H, D) -> our suit
 _NUMBER = re.compile(r"(ms)?([0-9]+)")
 
 
@@ -100,7 +106,7 @@ def pysol_order(number: int | str) -> list[int]:
 
 
 # Our position i <- the index in PySolFC's dealing order (k-th card dealt) it receives.
-_DEALT = np.array([7 * (i % 7) + i // 7 for i in range(49)] + [49, 50, 51], dtype=np.int64)
+_DEALT = tuple([7 * (i % 7) + i // 7 for i in range(49)] + [49, 50, 51])
 
 
 def pysol_deal(number: int | str, variant=None) -> np.ndarray:
@@ -111,18 +117,25 @@ def pysol_deal(number: int | str, variant=None) -> np.ndarray:
 
 def pysol_deals(numbers, variant=None) -> np.ndarray:
     """``pysol_deal`` of each number, one row each."""
-    from .games import get_game
-    get_game("chinese").rules(variant)  # a bad variant is refused here too
+    import numpy as np
+    chinese_rules(variant)  # a bad variant is refused here too
+    suit, dealt_at = np.array(SUIT, dtype=np.int8), np.array(_DEALT, dtype=np.int64)
     out = np.empty((len(numbers), 52), dtype=np.int8)
     for k, number in enumerate(numbers):
         dealt = np.asarray(pysol_order(number), dtype=np.int64)[::-1]  # the top card first
-        out[k] = (SUIT[dealt // 13] * 13 + dealt % 13)[_DEALT]
+        out[k] = (suit[dealt // 13] * 13 + dealt % 13)[dealt_at]
     return out
 
 
 def pysol_game(variant=None) -> str:
     """The name of PySolFC's game under these rules, e.g. ``Chinese Discipline``."""
-    from .games import get_game
-    rules = get_game("chinese").rules(variant)
-    name, _ = PYSOL_GAMES[bool(rules["easy"])]
+    name, _ = PYSOL_GAMES[bool(chinese_rules(variant)["easy"])]
     return name
+
+
+def chinese_rules(variant):
+    """Chinese Solitaire's rules from the flags ``variant``, as its game reads them (from the
+    rules module: the games depend on this module, not this module on them)."""
+    from .rules import chinese
+    from .variants import parse_rules
+    return parse_rules(chinese.NAME, chinese.FLAGS, variant)

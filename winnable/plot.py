@@ -2,7 +2,7 @@
 effort and the means of per-deal columns.
 
 Each function takes the per-deal rows of one or more runs (a DataFrame from
-``batch.read_runs``, ``batch.load_rows`` or ``solve_batch``; a run is one game, solver and rule
+``runs.read.read_runs``, ``runs.read.load_rows`` or ``solve_batch``; a run is one game, solver and rule
 set) and returns a matplotlib ``Figure`` drawn with the Agg renderer (no window, no pyplot
 state; a notebook shows it as the cell's value).  ``save`` writes it as PNG and SVG.  Every
 figure has a title, labelled axes with units and a caption giving N, the rules and the solver
@@ -11,7 +11,7 @@ or, where a run has unknown deals, the pair of bounds (unknowns lost / won) with
 around the pair, or the stratified estimate of a sample of the unknowns; never wins / decided.
 
     from winnable import plot
-    from winnable.batch import read_runs
+    from winnable.runs.read import read_runs
     df = read_runs(["runs/nineball_thoughtful.parquet",
                     "runs/nineball_thoughtful_kitchen_per_group-1.parquet"])
     plot.save(plot.winrate(df), "plots/nineball_winrate")   # plots/nineball_winrate.png, .svg
@@ -34,7 +34,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 from PIL import Image
 
-from .batch import BatchError, read_runs
+from .runs.read import read_runs
+from .runs.spec import BatchError
 from .games import get_game
 from .numbering import WINNABLE
 from .report import rate_text

@@ -30,7 +30,8 @@ splitmix64 with initial state ``FNV-1a-64("winnable sample") XOR seed``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import jit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -47,7 +48,7 @@ def game_salt(name: str) -> int:
     return h
 
 
-@njit(cache=True)
+@jit
 def splitmix_next(state):
     """Advance ``state`` (a one-element uint64 array) and return the next 64-bit output."""
     s = state[0] + GOLDEN
@@ -62,7 +63,7 @@ def splitmix_next(state):
 THRESHOLDS = np.array([0] + [(1 << 64) % b for b in range(1, 65)], dtype=np.uint64)
 
 
-@njit(cache=True)
+@jit
 def uniform_below(state, bound):
     """An unbiased draw from 0..bound-1 (bound >= 1)."""
     b = np.uint64(bound)
@@ -76,7 +77,7 @@ def uniform_below(state, bound):
             return np.int64(r % b)
 
 
-@njit(cache=True)
+@jit
 def shuffle_in_place(cards, state):
     for i in range(cards.shape[0] - 1, 0, -1):
         j = uniform_below(state, i + 1)
@@ -85,21 +86,21 @@ def shuffle_in_place(cards, state):
         cards[j] = tmp
 
 
-@njit(cache=True)
+@jit
 def seed_state(salt, n):
     state = np.empty(1, dtype=np.uint64)
     state[0] = np.uint64(salt) ^ np.uint64(n)
     return state
 
 
-@njit(cache=True)
+@jit
 def deal_into(out, deck, salt, n):
     """Write deal number ``n`` into ``out``."""
     out[:] = deck
     shuffle_in_place(out, seed_state(salt, n))
 
 
-@njit(cache=True)
+@jit
 def play_stream(salt, deal):
     """The generator state of a game's play stream (step 6 of the module docstring): FNV-1a-64
     continued from ``salt`` over the card ids of ``deal``."""
@@ -121,7 +122,7 @@ def deal(deck: np.ndarray, salt: int, n: int) -> np.ndarray:
 SAMPLE_SALT = game_salt("winnable sample")
 
 
-@njit(cache=True)
+@jit
 def _sample_into(order, k, state):
     for i in range(k):
         j = i + uniform_below(state, order.shape[0] - i)

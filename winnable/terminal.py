@@ -29,8 +29,6 @@ HELP = """commands (one a line):
   help          this list
   quit          stop"""
 
-EXAMPLES = {"nineball": "2H+7D", "addario": "5H+5C", "chinese": "t3-t5x2, t1-f, stock",
-            "impossible": "up3, rm2, 1+5, new"}
 RED_CARD = re.compile(r"\b([A2-9TJQK][DH])\b")
 
 
@@ -98,7 +96,7 @@ class CommandLoop:
         if word in ("quit", "exit", "q"):
             return False
         if word in ("help", "?"):
-            self.out(HELP.format(example=EXAMPLES.get(session.game.name, ""),
+            self.out(HELP.format(example=session.game.move_example,
                                  hint=session.game.hint_player))
         elif word == "board":
             self.show_board()

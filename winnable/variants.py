@@ -21,6 +21,9 @@ class Flag:
     parse: Callable[[str], Any]
     format: Callable[[Any], str] = str
     expected: str = ""
+    # Values that together try every way the flag changes the game (every choice; a range's
+    # ends), written as a user writes them: the contract test plays each game under each.
+    values: tuple[str, ...] = ()
 
 
 def choice_flag(name: str, default: str, choices: Iterable[str], help: str) -> Flag:
@@ -31,7 +34,7 @@ def choice_flag(name: str, default: str, choices: Iterable[str], help: str) -> F
             raise ValueError
         return text
 
-    return Flag(name, default, help, parse, str, "one of " + ", ".join(choices))
+    return Flag(name, default, help, parse, str, "one of " + ", ".join(choices), choices)
 
 
 def int_flag(name: str, default: int, low: int, high: int, help: str,
@@ -49,7 +52,7 @@ def int_flag(name: str, default: int, low: int, high: int, help: str,
     expected = f"an integer from {low} to {high}"
     if aliases:
         expected += " or " + ", ".join(aliases)
-    return Flag(name, default, help, parse, str, expected)
+    return Flag(name, default, help, parse, str, expected, (str(low), str(high)))
 
 
 def int_choice_flag(name: str, default: int, choices: Iterable[int], help: str) -> Flag:
@@ -62,7 +65,7 @@ def int_choice_flag(name: str, default: int, choices: Iterable[int], help: str) 
         return value
 
     listed = ", ".join(str(c) for c in choices[:-1]) + f" or {choices[-1]}"
-    return Flag(name, default, help, parse, str, listed)
+    return Flag(name, default, help, parse, str, listed, tuple(str(c) for c in choices))
 
 
 def bool_flag(name: str, default: bool, help: str) -> Flag:
@@ -74,18 +77,22 @@ def bool_flag(name: str, default: bool, help: str) -> Flag:
             return False
         raise ValueError
 
-    return Flag(name, default, help, parse, lambda v: "1" if v else "0", "1 or 0")
+    return Flag(name, default, help, parse, lambda v: "1" if v else "0", "1 or 0", ("0", "1"))
 
 
-def int_set_flag(name: str, default: tuple[int, ...], low: int, high: int, help: str) -> Flag:
+def int_set_flag(name: str, default: tuple[int, ...], low: int, high: int, help: str,
+                 values: tuple[str, ...] | None = None) -> Flag:
+    """A set of integers from ``low`` to ``high``; ``values``: sets worth trying (default: each
+    end alone)."""
     def parse(text: str) -> tuple[int, ...]:
-        values = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
-        if not values or not all(low <= v <= high for v in values):
+        chosen = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+        if not chosen or not all(low <= v <= high for v in chosen):
             raise ValueError
-        return values
+        return chosen
 
     return Flag(name, default, help, parse, lambda v: ",".join(str(x) for x in v),
-                f"comma-separated integers from {low} to {high}")
+                f"comma-separated integers from {low} to {high}",
+                values if values is not None else (str(low), str(high)))
 
 
 class Rules(Mapping[str, Any]):

@@ -3,7 +3,8 @@
 Written independently from the rules text (not from the engine), for
 cross-checking the fast engine: move generation, replay of solver lines,
 small exhaustive searches.  Slow but meant to be obviously correct.
-Standard library only.
+Standard library only.  One file (about 650 lines) on purpose: a reference is read against the
+rules text from top to bottom, and it shares no code with the engine it checks.
 
 Rules implemented (summary):
 

@@ -1,33 +1,40 @@
 """The registry of games: ``get_game("nineball")``.  Light to import (the command line starts
-with it): a game's modules, and Numba with them, load when the game is first asked for."""
+with it): a game's modules, and Numba with them, load when the game is first asked for.
+
+A game is a subclass of ``winnable.games.base.Game`` (the contract: what every game provides)
+in a module of its own; adding one takes that module and one line in ``GAMES``."""
 
 from __future__ import annotations
 
 from functools import cache
+from importlib import import_module
 
+from ..numbering import LAST_DEAL
 from ..variants import VariantError
 
-GAME_NAMES = ("nineball", "addario", "chinese", "impossible")
-LAST_DEAL = 2**63 - 1  # deal numbers are stored as int64 (the `seed` column)
+# name -> "module:class" of each game, in the order the commands list them.
+GAMES: dict[str, str] = {
+    "nineball": "winnable.games.nineball:Nineball",
+    "addario": "winnable.games.addario:Addario",
+    "chinese": "winnable.games.chinese:Chinese",
+    "impossible": "winnable.games.impossible:Impossible",
+}
+GAME_NAMES = tuple(GAMES)  # the games this package comes with
 
 
-@cache
 def get_game(name: str):
     """The game called ``name`` (a ``Game``)."""
     key = name.strip().lower()
-    if key == "nineball":
-        from .nineball import Nineball
-        return Nineball()
-    if key == "addario":
-        from .addario import Addario
-        return Addario()
-    if key == "chinese":
-        from .chinese import Chinese
-        return Chinese()
-    if key == "impossible":
-        from .impossible import Impossible
-        return Impossible()
-    raise VariantError(f"unknown game {name!r}: choose one of {', '.join(GAME_NAMES)}")
+    if key not in GAMES:
+        raise VariantError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+    return _load(GAMES[key])
+
+
+@cache
+def _load(where: str):
+    """One instance of the game class at ``module:class`` per process."""
+    module, _, name = where.partition(":")
+    return getattr(import_module(module), name)()
 
 
 def __getattr__(name: str):
@@ -37,4 +44,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["GAME_NAMES", "LAST_DEAL", "Game", "SolveResult", "SolverInfo", "get_game"]
+__all__ = ["GAMES", "GAME_NAMES", "LAST_DEAL", "Game", "SolveResult", "SolverInfo", "get_game"]

@@ -9,7 +9,8 @@ from ..outcomes import LOSS, UNKNOWN, WIN, outcome_name
 from ..rules import addario as R
 from ..solvers import addario as S
 from ..session import Advice
-from .base import Game, Option, OptionLimits, SolverInfo, solver_table, timed_columns
+from .base import Game, Option, OptionLimits, SolverInfo, solver_table
+from .timing import timed_columns
 
 DEFAULT_BUDGET = 10_000_000
 
@@ -69,6 +70,7 @@ class Addario(Game):
     batch_chunk = 10000
     bench_deals = 50000
     hint_player = "nopeek"
+    move_example = "5H+5C"
     position_budget = 1_000_000
 
     def _scratch(self):

@@ -1,23 +1,75 @@
-"""The uniform face every game shows to the batch engine, the CLI and notebooks."""
+"""The game contract: what every game provides to the runs, the command line, `winnable play`
+and notebooks, declared and documented in one place.
+
+A game is a subclass of ``Game`` in a module of its own, registered by one line in
+``winnable.games.GAMES``.  ``Game``'s docstring lists what a subclass declares and which hooks
+it may override (every other method is the same for all games); ``Table`` is what a deal in
+play offers (``Game.table``), ``SolverRun`` what runs one solver over deals.  The contract test
+(``tests/test_games_contract.py``) holds every game and solver to it, under every rule flag the
+game declares, and ``tests/test_toy_game.py`` shows the least a game needs.
+"""
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
-from numba import njit
-from numba.core import event as numba_event
 
 from .. import shuffle
 from ..cards import CODES, parse_deal
 from ..errors import UserError
+from ..jit import jit
+from ..numbering import LAST_DEAL, PYSOL, check_numbering, pysol_deals
 from ..variants import Flag, Rules, VariantError, parse_rules
 
-from . import LAST_DEAL
+
+class Table(Protocol):
+    """A deal in play under one rule set, as a person plays it (``Game.table``; each game's
+    ``winnable.rules.<game>.Table``): what ``winnable.session`` and so `play`, `replay` and
+    `verify` stand on.  A move is an int in the table's own encoding."""
+
+    # True if the rules play a move for the player when it is the only legal one (Addario's
+    # forced pairs); the session then plays it.
+    forced_automatic: bool
+
+    def legal(self) -> list[int]:
+        """The legal moves here (none once the game is over)."""
+
+    def parse(self, text: str) -> int:
+        """A move written in the game's notation, checked to be legal here; an
+        ``IllegalMove`` (one line: why not) otherwise."""
+
+    def format(self, move: int) -> str:
+        """The move in the game's notation, as ``winnable solve`` prints it."""
+
+    def describe(self, move: int) -> str:
+        """The cards the move moves, named, nothing hidden given away."""
+
+    def play(self, move: int) -> str:
+        """Play a legal move; what it did, with the cards named (e.g. a card turned up)."""
+
+    def over(self) -> bool: ...
+
+    def outcome(self) -> str:
+        """``win``, ``loss`` (or ``unknown``) once the game is over."""
+
+    def score(self) -> int: ...
+
+    def board(self, peek: bool = False) -> str:
+        """The table drawn as text; hidden cards hidden unless ``peek``."""
+
+
+class SolverRun(Protocol):
+    """How one solver solves deals (``SolverInfo.run``)."""
+
+    def __call__(self, game: "Game", deals: np.ndarray, rules: Rules,
+                 options: Mapping[str, Any], record_moves: bool) -> dict[str, Any]:
+        """Solve each row of ``deals`` (card ids, top of the deck first) under ``rules`` with
+        the solver's ``options`` (complete: defaults filled in, values checked); return the
+        columns of ``Game.solve_deals``."""
 
 
 @dataclass
@@ -111,9 +163,7 @@ class SolverInfo:
 
     name: str
     help: str
-    # Solves a batch: run(game, deals, rules, options, record_moves) -> the columns of
-    # ``Game.solve_deals``; ``options`` arrive complete (defaults filled in, values checked).
-    run: Callable[..., dict[str, Any]]
+    run: SolverRun  # solves deals: the columns of ``Game.solve_deals``
     # Options this solver takes beyond the rules, e.g. a node budget: name -> Option.
     options: Mapping[str, Option] = field(default_factory=dict)
     # Deals per batch task (None: the game's ``batch_chunk``).
@@ -142,10 +192,40 @@ def physical_memory_mb() -> int:
 
 
 class Game:
-    """One solitaire: its deck, deals, rule flags and solvers.
+    """One solitaire: its deck, deals, rule flags and solvers, and how a deal is played.
 
-    Subclasses set the class attributes (``solvers`` says how each solver solves) and
-    ``layout``.
+    A game declares (class attributes):
+
+    * ``name``, ``title``, ``deck`` (card ids in canonical order, ascending) and ``flags`` (its
+      rule flags, ``winnable.variants``): given directly, or through ``rules_module``, the module
+      in ``winnable/rules/`` that says what the game is (its ``NAME``, ``TITLE``, ``DECK``,
+      ``FLAGS``; its ``Table`` is the game in play).
+    * ``solvers``: ``solver_table(SolverInfo(...), ...)``, the first the default: each solver's
+      name, help, ``run`` (a ``SolverRun``), options (``Option``: default and limits), deals per
+      batch task, and whether it can leave a deal ``unknown`` (what `winnable resolve`
+      escalates).
+
+    and may declare, beside their defaults below: the columns (``extra_columns`` beyond the
+    standard ones, ``column_names``, ``summary_means``, ``batch_moves``), the versions stored
+    runs are checked against (``rules_version``, ``solver_versions``), the batch and benchmark
+    sizes (``batch_chunk``, ``bench_deals``, ``bench_counts``) and for `winnable play` the
+    player whose move ``hint`` gives (``hint_player``), the thoughtful solver's budget on a
+    position (``position_budget``) and an example of its moves (``move_example``).
+
+    Hooks a game may override (each documented where it is defined; the defaults suit a game
+    without the feature):
+
+    * rules: ``rules`` (flags parsed), ``deck_for`` (a rule may leave cards out), ``implies``
+      (one rule set's wins are another's);
+    * deals: ``parse_deal``, ``format_deal`` and ``layout`` (the deal drawn as text);
+    * solvers: ``option_notes`` (advice on legal but wasteful options), ``warm_up`` (what a
+      batch compiles before its workers start);
+    * play: ``table`` (the deal in play: a ``Table``; default ``rules_module.Table``), ``hint``
+      and ``solve_position`` (advice in a position: ``winnable.session.Advice``).
+
+    Everything else (deals by number, solving, options checked, versions) is the same for every
+    game and is not overridden.  ``winnable deals`` grades deals by ``catalogue.GRADINGS``, where
+    a game may add its grading.
     """
 
     name: ClassVar[str]
@@ -153,36 +233,47 @@ class Game:
     deck: ClassVar[np.ndarray]          # canonical order, ascending card id
     flags: ClassVar[Mapping[str, Flag]]
     solvers: ClassVar[Mapping[str, SolverInfo]]  # ``solver_table``: the first is the default
-    default_solver: ClassVar[str]
+    default_solver: ClassVar[str]       # set from ``solvers``
+    # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
+    # FLAGS become the class's name, title, deck and flags, its Table the game in play.
+    rules_module: ClassVar[Any] = None
+
+    # --- columns -----------------------------------------------------------------------------
     # Extra per-deal columns that solve_deals returns, beyond the standard ones.
     extra_columns: ClassVar[tuple[str, ...]] = ()
     # Readable names of the extra columns (figures and tables; default: the column's name).
     column_names: ClassVar[Mapping[str, str]] = {}
+    # Per-deal numeric columns whose means (with intervals) the summary reports.
+    summary_means: ClassVar[tuple[str, ...]] = ()
     # Whether a batch stores each game's moves (False: only `winnable solve` shows them).
     batch_moves: ClassVar[bool] = True
+
+    # --- versions ----------------------------------------------------------------------------
     # Bumped whenever a change to the engine could change any stored result.  A change that
     # can alter one solver's results only bumps that solver in ``solver_versions`` instead, so
     # stored runs of the other solvers stay usable.  Stored runs record the version of their
     # solver (``engine_version``) and a run of another version is refused, not mixed in.
     rules_version: ClassVar[int] = 1
     solver_versions: ClassVar[Mapping[str, int]] = {}
+
+    # --- sizes -------------------------------------------------------------------------------
     # Deals per batch task: small enough to lose little when interrupted, large enough that
     # task overhead does not show.
     batch_chunk: ClassVar[int] = 1000
-    # Per-deal numeric columns whose means (with intervals) the summary reports.
-    summary_means: ClassVar[tuple[str, ...]] = ()
     # Deals `winnable bench` times by default, and for the solvers named in ``bench_counts``.
     bench_deals: ClassVar[int] = 2000
     bench_counts: ClassVar[Mapping[str, int]] = {}
 
-    # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
-    # FLAGS become the class's name, title, deck and flags.
-    rules_module: ClassVar[Any] = None
-    # Playing a deal (winnable.session): the best player that sees only what a person sees,
-    # whose move `hint` gives; and the thoughtful solver's budget on a position by default,
-    # about a second of search (None: it needs none).
+    # --- playing a deal (winnable.session, `winnable play`) ----------------------------------
+    # The best player that sees only what a person sees, whose move `hint` gives; and the
+    # thoughtful solver's budget on a position by default, about a second of search (None: it
+    # needs none).
     hint_player: ClassVar[str] = ""
     position_budget: ClassVar[int | None] = None
+    # Moves as `winnable solve` writes them, for `play`'s help (e.g. "t3-t5x2, t1-f, stock").
+    move_example: ClassVar[str] = ""
+
+    DECLARED = ("name", "title", "deck", "flags", "solvers")  # what every game must declare
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -192,6 +283,10 @@ class Game:
                                                          module.FLAGS)
         if "solvers" in cls.__dict__:
             cls.default_solver = next(iter(cls.solvers))
+        missing = [a for a in cls.DECLARED if not hasattr(cls, a)]
+        if missing:
+            raise TypeError(f"game {cls.__name__} does not declare {', '.join(missing)} "
+                            "(see winnable.games.base.Game)")
 
     def __init__(self):
         self.salt = shuffle.game_salt(self.name)
@@ -214,7 +309,6 @@ class Game:
               ) -> np.ndarray:
         """Deals ``seeds`` (one row each) in ``numbering`` (``winnable.numbering``; default the
         project's own)."""
-        from ..numbering import PYSOL, check_numbering, pysol_deals
         if check_numbering(numbering, self.name) == PYSOL:
             return pysol_deals(seeds, variant)
         seeds = np.asarray(seeds, dtype=np.int64)
@@ -254,7 +348,7 @@ class Game:
         return self.format_deal(cards)
 
     # --- a deal in play (winnable.session) -------------------------------------------------
-    def table(self, cards: np.ndarray, rules: Rules, player: str | None = None):
+    def table(self, cards: np.ndarray, rules: Rules, player: str | None = None) -> Table:
         """The game in progress from its deal (the rules module's ``Table``); ``player``: the
         player whose line is replayed, where its draws from the play stream matter."""
         return self.rules_module.Table(cards, rules, player)
@@ -386,64 +480,6 @@ class Game:
         return columns
 
 
-class _CompileTime(numba_event.Listener):
-    """Seconds this process has spent in Numba's compiler (compiling a kernel, or loading it
-    from the cache), counted from the outermost hold of its lock."""
-
-    def __init__(self):
-        self.total = 0.0
-        self._depth = 0
-        self._since = 0.0
-
-    def on_start(self, event):
-        if self._depth == 0:
-            self._since = time.perf_counter()
-        self._depth += 1
-
-    def on_end(self, event):
-        self._depth -= 1
-        if self._depth == 0:
-            self.total += time.perf_counter() - self._since
-
-
-COMPILE_TIME = _CompileTime()
-numba_event.register("numba:compiler_lock", COMPILE_TIME)
-
-
-class Stopwatch:
-    """Search time since it was made, Numba compilation left out: a kernel used for the first
-    time in a process (compiled, or loaded from the cache) costs seconds to minutes, which are
-    not the deal's."""
-
-    def __init__(self):
-        self._wall = time.perf_counter()
-        self._compiling = COMPILE_TIME.total
-
-    def seconds(self) -> float:
-        compiling = COMPILE_TIME.total - self._compiling
-        return max(0.0, time.perf_counter() - self._wall - compiling)
-
-
-def timed_columns(deals: np.ndarray, search: Callable[[np.ndarray], tuple],
-                  describe: Callable[[np.ndarray, Any], list[str]]) -> dict[str, Any]:
-    """The standard columns for deals solved one at a time.  ``search(deal)`` returns
-    (outcome, score, nodes, line) and is what ``seconds`` measures (a ``Stopwatch``);
-    ``describe(deal, line)`` turns the line into move strings afterwards."""
-    n = len(deals)
-    outcome = np.empty(n, dtype=object)
-    scores = np.empty(n, dtype=np.int16)
-    nodes = np.empty(n, dtype=np.int64)
-    seconds = np.empty(n, dtype=np.float64)
-    moves: list[list[str]] = []
-    for k in range(n):
-        clock = Stopwatch()
-        outcome[k], scores[k], nodes[k], line = search(deals[k])
-        seconds[k] = clock.seconds()
-        moves.append(describe(deals[k], line))
-    return {"outcome": outcome, "score": scores, "moves": moves, "nodes": nodes,
-            "seconds": seconds}
-
-
 def check_deal_number(n: int) -> None:
     if not 1 <= n <= LAST_DEAL:
         raise VariantError(f"deal numbers run from 1 to {LAST_DEAL}, got {n}")
@@ -458,7 +494,7 @@ def _scalar(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-@njit(cache=True)
+@jit
 def _deal_rows(out, deck, salt, seeds):
     for k in range(seeds.shape[0]):
         shuffle.deal_into(out[k], deck, salt, np.uint64(seeds[k]))

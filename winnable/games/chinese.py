@@ -14,8 +14,8 @@ from ..solvers.chinese import nopeek as NP
 from ..solvers.chinese import thoughtful as T
 from ..solvers.table import ENTRY_BYTES, LOSS, OUTCOME_NAMES, WIN, entries_for, memory_mb_for
 from ..session import Advice
-from .base import (Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table,
-                   timed_columns)
+from .base import Game, Option, OptionLimits, SolverInfo, physical_memory_mb, solver_table
+from .timing import timed_columns
 
 
 def _thoughtful_solver(rules, options) -> T.Thoughtful:
@@ -124,6 +124,7 @@ class Chinese(Game):
     bench_deals = 500
 
     hint_player = "sampling"
+    move_example = "t3-t5x2, t1-f, stock"
     position_budget = 100_000
 
     def warm_up(self, variant=None, solver: str | None = None,

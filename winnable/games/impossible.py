@@ -13,8 +13,9 @@ from ..rules import impossible as R
 from ..solvers import impossible as S
 from ..session import Advice
 from ..solvers import impossible_thoughtful as T
-from .base import (ChoiceLimits, Game, Option, OptionLimits, SolverInfo, Stopwatch,
-                   physical_memory_mb, solver_table)
+from .base import (ChoiceLimits, Game, Option, OptionLimits, SolverInfo, physical_memory_mb,
+                   solver_table)
+from .timing import Stopwatch
 
 MOVE_CAPACITY = 10_000  # actions kept per game in the `moves` column (the count is exact)
 DEFAULT_ROLLOUTS = 1
@@ -138,6 +139,7 @@ class Impossible(Game):
     bench_counts = {"lookahead": 10_000, "halving": 1000, "thoughtful": 1000}
 
     hint_player = "halving"  # the strongest player that never reads the deck
+    move_example = "up3, rm2, 1+5, new"
     BEST_BUDGET = 1024  # `best`: the halving player, thinking harder
 
     def _choice(self, table, budget: int):

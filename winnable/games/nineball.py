@@ -10,7 +10,8 @@ from ..rules import nineball as R
 from ..solvers import nineball as S
 from ..solvers import nineball_nopeek as NP
 from ..session import Advice
-from .base import Game, SolverInfo, solver_table, timed_columns
+from .base import Game, SolverInfo, solver_table
+from .timing import timed_columns
 
 
 def _thoughtful(game, deals, rules, options, record_moves):
@@ -105,6 +106,7 @@ class Nineball(Game):
     bench_deals = 50000
 
     hint_player = "nopeek-win"
+    move_example = "2H+7D"
 
     def layout(self, cards: np.ndarray) -> str:
         return R.layout(cards)

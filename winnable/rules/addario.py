@@ -30,10 +30,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..cards import card_id
 from ..errors import IllegalMove
+from ..jit import jit
 from ..variants import bool_flag
 
 NAME = "addario"
@@ -64,7 +64,7 @@ for _s in range(4):
         CARD_VALUE[_s * 13 + _r] = 8 + _offset
 
 
-@njit(cache=True)
+@jit
 def card_values(deal):
     values = np.empty(deal.shape[0], dtype=np.int64)
     for i in range(deal.shape[0]):
@@ -81,13 +81,13 @@ class Tableau(NamedTuple):
     state: np.ndarray
 
 
-@njit(cache=True)
+@jit
 def new_tableau():
     return Tableau(np.zeros((COLS, MAX_HEIGHT), dtype=np.int64), np.zeros(COLS, dtype=np.int64),
                    np.zeros(2, dtype=np.int64))
 
 
-@njit(cache=True)
+@jit
 def _add(pairs, n, pair):
     """Insert keeping ``pairs[:n]`` sorted; returns the new count."""
     i = n
@@ -98,7 +98,7 @@ def _add(pairs, n, pair):
     return n + 1
 
 
-@njit(cache=True)
+@jit
 def row_pairs(columns, heights, values, pairs):
     n = 0
     for i in range(COLS):
@@ -109,7 +109,7 @@ def row_pairs(columns, heights, values, pairs):
     return n
 
 
-@njit(cache=True)
+@jit
 def column_pairs(columns, heights, values, pairs, n):
     for c in range(COLS):
         h = heights[c]
@@ -118,7 +118,7 @@ def column_pairs(columns, heights, values, pairs, n):
     return n
 
 
-@njit(cache=True)
+@jit
 def free_pairs(columns, heights, values, pairs, n):
     for i in range(COLS):
         for j in range(i + 1, COLS):
@@ -131,7 +131,7 @@ def free_pairs(columns, heights, values, pairs, n):
     return n
 
 
-@njit(cache=True)
+@jit
 def top_tier_pairs(columns, heights, values, column_free_equal, pairs):
     """Write the pairs of the highest tier that has one into ``pairs`` (sorted); return how
     many (0: no pair anywhere)."""
@@ -144,7 +144,7 @@ def top_tier_pairs(columns, heights, values, column_free_equal, pairs):
     return free_pairs(columns, heights, values, pairs, n)
 
 
-@njit(cache=True)
+@jit
 def remove_pair(heights, state, pair):
     """Both cards of a legal pair are column tops (or the top two of one column)."""
     heights[(pair // 64) % COLS] -= 1
@@ -152,7 +152,7 @@ def remove_pair(heights, state, pair):
     state[1] += 2
 
 
-@njit(cache=True)
+@jit
 def refill_or_deal(columns, heights, state, n_cards):
     """The step when no pair is left.  Returns False when the game is over (deck empty)."""
     if state[0] >= n_cards:

@@ -42,6 +42,10 @@ State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[sl
 and the class of the top card (``CLASS``) in ``size[SLOTS + slot]``; ``order[0:count]`` lists
 the slots of the piles on the table in creation order; the deck is ``deck[0:deck_size]`` with
 its top card last; ``st`` holds the scalars (see ``ST_*``).  ``State`` bundles the five arrays.
+
+The module stays whole (about 650 lines): the kernels and the ``Table`` all read and write this
+one state layout and the owed work it carries, and split they would have to agree on it across
+files.
 """
 
 from __future__ import annotations

@@ -31,10 +31,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..cards import card_id
 from ..errors import IllegalMove
+from ..jit import jit
 from ..variants import choice_flag, int_flag, int_set_flag
 
 NAME = "nineball"
@@ -58,7 +58,8 @@ FLAGS = {
                  "most kitchen cards in one group (3 = any, at most one per pile); 1 is the "
                  "reading under which the worked example of the text is consistent",
                  aliases={"any": 3}),
-        int_set_flag("targets", (9, 19), 1, 45, "the sums a group may make"),
+        int_set_flag("targets", (9, 19), 1, 45, "the sums a group may make",
+                     values=("9", "19")),
         choice_flag("kitchen_bonus", "on_clear", ("on_clear", "always"),
                     "on_clear: the +1 per kitchen card counts only with a cleared rack (the "
                     "text's example); always: it always counts and the player may stop at any "
@@ -89,7 +90,7 @@ def rule_params(rules) -> RuleCodes:
     return RuleCodes(int(rules["kitchen_per_group"]), mask, rules["kitchen_bonus"] == "always")
 
 
-@njit(cache=True)
+@jit
 def _build_upsets(coverers):
     """For every present-mask, the subsets S that may leave the rack together: every present
     coverer of a card in S is in S.  CSR layout: sets[start[p]:start[p+1]] (empty set included)."""
@@ -125,7 +126,7 @@ def _build_upsets(coverers):
 UPSET_START, UPSETS = _build_upsets(COVERERS)
 
 
-@njit(cache=True)
+@jit
 def card_values(deal):
     values = np.empty(deal.shape[0], dtype=np.int64)
     for i in range(deal.shape[0]):
@@ -133,7 +134,7 @@ def card_values(deal):
     return values
 
 
-@njit(cache=True)
+@jit
 def rack_sums(values):
     """Sum of the rack cards of every 9-bit subset."""
     sums = np.zeros(1 << RACK, dtype=np.int64)
@@ -146,23 +147,23 @@ def rack_sums(values):
     return sums
 
 
-@njit(cache=True)
+@jit
 def pile_height(state, pile):
     return (state >> (2 * (2 - pile))) & 3
 
 
-@njit(cache=True)
+@jit
 def kitchen_top_index(pile, height):
     """Deck index (0-based) of the top card of a kitchen pile of this height (> 0)."""
     return RACK + PILE_DEPTH * pile + height - 1
 
 
-@njit(cache=True)
+@jit
 def kitchen_left(state):
     return (state & 3) + ((state >> 2) & 3) + ((state >> 4) & 3)
 
 
-@njit(cache=True)
+@jit
 def popcount(x):
     n = 0
     while x:
@@ -171,7 +172,7 @@ def popcount(x):
     return n
 
 
-@njit(cache=True)
+@jit
 def legal_groups(state, values, sums, kitchen_limit, target_mask, out):
     """Write every legal group of ``state`` into ``out``; return how many.  ``sums`` is
     ``rack_sums(values)``."""
@@ -211,7 +212,7 @@ def legal_groups(state, values, sums, kitchen_limit, target_mask, out):
     return n
 
 
-@njit(cache=True)
+@jit
 def apply_group(state, group):
     rack = group & FULL_RACK
     new = state & ~(rack << 6)
@@ -221,12 +222,12 @@ def apply_group(state, group):
     return new
 
 
-@njit(cache=True)
+@jit
 def rack_removed(state):
     return RACK - popcount(state >> 6)
 
 
-@njit(cache=True)
+@jit
 def final_score(state, bonus_always):
     """The score if the game ends in ``state``."""
     score = rack_removed(state)

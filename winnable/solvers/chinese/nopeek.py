@@ -88,14 +88,18 @@ stream, until it has no legal move or ``patience`` moves pass without progress.
 A game's random stream is its deal's play stream (``winnable.shuffle.play_stream``, a function
 of the deal's cards), so every game replays exactly from its deal, typed in or numbered;
 ``strategy`` draws nothing from it.
+
+The module stays whole (about 800 lines): the three players and the game loop share the view
+(what a player sees, the first section below), ``sampling`` falls back on ``strategy`` move by
+move, and that no player reads a face-down card is checked against one file.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ... import shuffle
+from ...jit import jit
 from ...rules import chinese as R
 from . import critical as C
 from . import position as P
@@ -135,7 +139,7 @@ STATUS, LENGTH, POSITION, TRIAL, TRIAL_LENGTH, PENDING, PENDING_LENGTH = range(7
 
 # --- what the player sees --------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def observe(cards, length, down, found, misc, view):
     """Copy what is visible into the view: face-down cards read HIDDEN."""
     vc, vl, vd, vf, vm, _ = view
@@ -148,7 +152,7 @@ def observe(cards, length, down, found, misc, view):
     vm[:] = misc
 
 
-@njit(cache=True)
+@jit
 def new_view(deal):
     """(cards, length, down, found, misc, deal) as the player sees them."""
     return (np.full((R.PILES, R.CAPACITY), HIDDEN, dtype=np.int64),
@@ -157,7 +161,7 @@ def new_view(deal):
             np.full(R.N_CARDS, HIDDEN, dtype=deal.dtype))
 
 
-@njit(cache=True)
+@jit
 def view_key(view):
     """64-bit key of the visible layout, blind to the order of interchangeable piles (4-7, and
     all once the stock is dealt), so moving a whole pile into a space makes no new position.
@@ -174,29 +178,29 @@ def view_key(view):
     return key
 
 
-@njit(cache=True)
+@jit
 def turns_up(vl, vd, move):
     """Does the move turn a face-down card up?"""
     kind, source, _, count = R.decode(move)
     return kind != R.STOCK and vd[source] > 0 and vl[source] - count == vd[source]
 
 
-@njit(cache=True)
+@jit
 def shows_card(vl, vd, move):
     return R.decode(move)[0] == R.STOCK or turns_up(vl, vd, move)
 
 
-@njit(cache=True)
+@jit
 def is_progress(vl, vd, move):
     return R.decode(move)[0] != R.TABLEAU or turns_up(vl, vd, move)
 
 
-@njit(cache=True)
+@jit
 def top(vc, vl, p):
     return vc[p, vl[p] - 1]
 
 
-@njit(cache=True)
+@jit
 def other_colour_found(card, vf):
     """Cards on the lower of the two foundations of the other colour."""
     if R.red(card):
@@ -204,25 +208,25 @@ def other_colour_found(card, vf):
     return min(vf[1], vf[2])
 
 
-@njit(cache=True)
+@jit
 def apply(view, move):
     vc, vl, vd, vf, vm, blind = view
     return R.apply_move(vc, vl, vd, vf, vm, blind, move)
 
 
-@njit(cache=True)
+@jit
 def undo(view, move, token):
     vc, vl, vd, vf, vm, _ = view
     R.undo_move(vc, vl, vd, vf, vm, move, token)
 
 
-@njit(cache=True)
+@jit
 def legal(view, cfg, out):
     vc, vl, vd, vf, vm, _ = view
     return R.legal_moves(vc, vl, vd, vf, vm, cfg[EASY] != 0, cfg[SEQUENCE] != 0, out)
 
 
-@njit(cache=True)
+@jit
 def leads_back(view, move, visited, nvisited):
     """Would this move (no progress) reach a position seen since the last progress?"""
     if is_progress(view[1], view[2], move):
@@ -236,7 +240,7 @@ def leads_back(view, move, visited, nvisited):
     return False
 
 
-@njit(cache=True)
+@jit
 def candidates(view, cfg, visited, nvisited, out):
     """The legal moves that do not lead back to a position already seen."""
     n = legal(view, cfg, out)
@@ -250,12 +254,12 @@ def candidates(view, cfg, visited, nvisited, out):
 
 # --- strategy --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def _key(kind, a, b, c, index):
     return (((kind * 100 + a) * 100 + b) * 100 + c) * 1000 + index
 
 
-@njit(cache=True)
+@jit
 def _immediate_kind(view, move):
     """Kind TURN_UP, EVEN or DIG of a move (0 if none), with its tie-break numbers."""
     vc, vl, vd, vf, _, _ = view
@@ -277,7 +281,7 @@ def _immediate_kind(view, move):
     return 0, 0, 0, 0
 
 
-@njit(cache=True)
+@jit
 def _space_user(view, easy):
     """Is there a face-up card above face-down ones that could use a space (a king; in easy
     mode any card)?"""
@@ -290,7 +294,7 @@ def _space_user(view, easy):
     return False
 
 
-@njit(cache=True)
+@jit
 def _goal(view, cfg, scratch):
     """Is there a move of kind TURN_UP or EVEN?"""
     n = legal(view, cfg, scratch)
@@ -300,7 +304,7 @@ def _goal(view, cfg, scratch):
     return False
 
 
-@njit(cache=True)
+@jit
 def _plan_moves(view, cfg, out):
     """Moves a plan may use: those that show no card."""
     n = legal(view, cfg, out)
@@ -312,7 +316,7 @@ def _plan_moves(view, cfg, out):
     return k
 
 
-@njit(cache=True)
+@jit
 def plan(view, cfg, visited, nvisited, scratch):
     """The first move of a shortest sequence of at most cfg[LOOKAHEAD] moves that show no card,
     after which a move of kind TURN_UP or EVEN exists (iterative deepening over the view, at
@@ -362,7 +366,7 @@ def plan(view, cfg, visited, nvisited, scratch):
     return -1
 
 
-@njit(cache=True)
+@jit
 def strategy_keys(view, cfg, visited, nvisited, moves, n, keys, scratch):
     """The strategy player's preference for each of the n moves (lower first; NEVER: it would
     not make it)."""
@@ -390,7 +394,7 @@ def strategy_keys(view, cfg, visited, nvisited, moves, n, keys, scratch):
                 keys[i] = _key(PLAN, 0, 0, 0, i)
 
 
-@njit(cache=True)
+@jit
 def strategy_choice(view, cfg, visited, nvisited, buffers):
     moves, keys, scratch = buffers
     n = candidates(view, cfg, visited, nvisited, moves)
@@ -403,7 +407,7 @@ def strategy_choice(view, cfg, visited, nvisited, buffers):
 
 # --- random ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def random_choice(view, cfg, rng, moves):
     n = legal(view, cfg, moves)
     return moves[shuffle.uniform_below(rng, n)] if n > 0 else -1
@@ -411,7 +415,7 @@ def random_choice(view, cfg, rng, moves):
 
 # --- sampling --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def solve_sample(sample, cfg, budget, state, searcher):
     """The one place that calls the thoughtful solver: search a sample from its position.
     Returns (WON, LOST or FAILED, nodes, line length); the line is left in the searcher's line
@@ -440,7 +444,7 @@ def solve_sample(sample, cfg, budget, state, searcher):
     return (LOST if result == LOSS else FAILED), spent, 0
 
 
-@njit(cache=True)
+@jit
 def unseen_cards(view, out):
     """The cards not seen (neither face up nor on a foundation), ascending; returns the count."""
     vc, vl, vd, vf, _, _ = view
@@ -459,7 +463,7 @@ def unseen_cards(view, out):
     return n
 
 
-@njit(cache=True)
+@jit
 def fill_sample(view, hidden, sample):
     """Set the sample's position: the view, with its hidden places filled from ``hidden``
     (face-down places pile by pile from the bottom, then the stock)."""
@@ -483,7 +487,7 @@ def fill_sample(view, hidden, sample):
             k += 1
 
 
-@njit(cache=True)
+@jit
 def safe_foundation(view, moves, n):
     """Index of a foundation move pruning rule 1 of the thoughtful solver proves safe (the stock
     is dealt and both foundations of the other colour hold every lower card), else -1."""
@@ -499,7 +503,7 @@ def safe_foundation(view, moves, n):
     return -1
 
 
-@njit(cache=True)
+@jit
 def new_sampler(samples, deal):
     """The sampling player's memory: state, book, lines (from the current position, after the
     move being scored, after the best move), the hidden cards of each sample, and the arrays a
@@ -516,7 +520,7 @@ def new_sampler(samples, deal):
     return state, book, lines, hidden, sample
 
 
-@njit(cache=True)
+@jit
 def _search_sample(view, cfg, budget, sampler, searcher, k, move, which, status, length):
     """Search sample k from the current position, after ``move`` if it is >= 0; the outcome
     goes to the book's column ``status``, a won line to ``lines[which, k]``.  Returns the
@@ -533,13 +537,13 @@ def _search_sample(view, cfg, budget, sampler, searcher, k, move, which, status,
     return nodes
 
 
-@njit(cache=True)
+@jit
 def next_move(lines, book, k):
     """The next move of sample k's line (-1 once it is played out)."""
     return lines[0, k, book[k, POSITION]] if book[k, POSITION] < book[k, LENGTH] else -1
 
 
-@njit(cache=True)
+@jit
 def _draw(view, cfg, rng, state, book, hidden):
     state[SS_DRAW] = 0
     state[SS_FAILED] = 0
@@ -553,7 +557,7 @@ def _draw(view, cfg, rng, state, book, hidden):
         book[k, STATUS] = STALE
 
 
-@njit(cache=True)
+@jit
 def _sampled_move(view, cfg, visited, nvisited, buffers, sampler, searcher):
     """The move the won samples choose (-1 if no sample is won, or if every move is proven
     lost in all of them), and the nodes spent."""
@@ -602,7 +606,7 @@ def _sampled_move(view, cfg, visited, nvisited, buffers, sampler, searcher):
     return best, spent
 
 
-@njit(cache=True)
+@jit
 def sampling_choice(view, cfg, rng, visited, nvisited, buffers, sampler, searcher):
     """Returns (move or -1, nodes searched)."""
     moves = buffers[0]
@@ -633,7 +637,7 @@ def sampling_choice(view, cfg, rng, visited, nvisited, buffers, sampler, searche
     return move, spent
 
 
-@njit(cache=True)
+@jit
 def sampling_after(move, shown, sampler):
     """After a move: a won sample keeps a line that went on with it (or the one found after it);
     new samples are drawn once a card has been shown."""
@@ -658,7 +662,7 @@ def sampling_after(move, shown, sampler):
 
 # --- the game --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def play(deal, player, cfg, rng, record, searcher, stamp):
     """One game.  ``searcher`` is (table keys, table stamps, search workspace, search position)
     for the sampling player's searches.  Returns (won, score, moves recorded, nodes, table
@@ -707,7 +711,7 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
     return misc[R.SCORE] == R.N_CARDS, misc[R.SCORE], n, nodes, sampler[0][SS_STAMP]
 
 
-@njit(cache=True)
+@jit
 def choice_after(deal, line, player, cfg, rng, searcher, stamp):
     """The player's move after the moves ``line`` of ``deal`` (-1: it stops), as in ``play``:
     it remembers the positions seen since the last progress; the sampling player draws fresh

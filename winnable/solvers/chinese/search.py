@@ -81,6 +81,11 @@ card, or the whole pile moves), so only the successors' own moves are looked at.
 Move order: successors best first by ``_worth`` (how much ``evaluate`` would gain: cards up,
 face-down cards turned, spaces made, cards taken off cards they do not build on), ties in the
 order of generation; a restart (``jitter`` > 0) perturbs the worths by up to three points.
+
+The module stays whole (about 970 lines, 90 of them this docstring): its kernels share one
+workspace (``Workspace``) and one move encoding, and the reductions argued above are carried out
+by the move generation, the classes (``normalise``, ``expand``) and the search loop together, so
+each argument is read against the code below it rather than across files.
 """
 
 from __future__ import annotations
