@@ -363,7 +363,7 @@ def batch_command(fn):
         click.option("--chunk", type=int, default=None,
                      help="deals per task (default: game-specific)"),
         click.option("--json", "as_json", is_flag=True,
-                     help="print the summary as a JSON list (keys: README, *Summary keys*); the "
+                     help="print the summary as a JSON list (keys: docs/batch.md, Summary keys); the "
                           "line saying where the deals are stored goes to stderr"),
         click.option("--quiet", "-q", is_flag=True, help="no progress bar"),
     ]
@@ -413,8 +413,8 @@ solve_batch_command = batch_command(run_batch)
 @click.option("--chunk", type=int, default=None, help="deals per task (default 4)")
 @click.option("--sample", type=int, default=None, metavar="K",
               help="escalate only a seeded uniform random sample of K of the unknown deals, "
-                   "for the stratified estimate of the win rate (README, *Estimating the win "
-                   "rate from a sample*)")
+                   "for the stratified estimate of the win rate (docs/resolve.md, Estimating "
+                   "the win rate from a sample)")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="with --sample: which sample (the same run and seed, the same deals)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
@@ -441,8 +441,8 @@ def resolve(files, options, workers, scheduler, chunk, sample, seed, quiet):
 
 
 def summary_json(summaries) -> str:
-    """Summaries as a JSON list of objects with the keys of ``Summary.as_row`` (README,
-    *Summary keys*); a figure that does not exist (NaN, e.g. the win rate of a run with
+    """Summaries as a JSON list of objects with the keys of ``Summary.as_row`` (docs/batch.md,
+    Summary keys); a figure that does not exist (NaN, e.g. the win rate of a run with
     unknowns and no sample) is null."""
     def plain(value):
         if isinstance(value, float) and value != value:
@@ -495,7 +495,7 @@ def summary_texts(files) -> str:
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
 @click.option("--json", "as_json", is_flag=True,
-              help="print a JSON list, one object per run (keys: README, *Summary keys*)")
+              help="print a JSON list, one object per run (keys: docs/batch.md, Summary keys)")
 def summary(files, as_csv, as_json):
     """Print the summary of saved runs (one block per game, solver and rules)."""
     if as_csv and as_json:
@@ -518,7 +518,7 @@ def summary(files, as_csv, as_json):
 @click.option("--outcome", type=click.Choice(["win", "loss", "unknown"]), default=None,
               help="only deals with this verdict")
 @click.option("--difficulty", default=None, metavar="GRADE",
-              help="only deals of this grade (the README lists each game's grades)")
+              help="only deals of this grade (docs/deals.md lists each game's grades)")
 @click.option("--start", type=int, default=None, help="first deal number of the range")
 @click.option("--n", "n", type=int, default=None, help="deals in the range (from --start)")
 @click.option("--limit", type=int, default=None, help="list at most this many deals")
