@@ -110,7 +110,7 @@ if __name__ == "__main__":
         catalogues[WINNABLE] = apply_implications(read_runs(own, columns=["deal"]))[0]
     previous = (out / "catalogue.md").read_text() if (out / "catalogue.md").exists() else ""
     lines = [f"# Chinese Solitaire: deals 1-{args.n:,} by difficulty", "",
-             "Grades (`winnable deals`, README): "
+             "Grades (`winnable deals`, docs/deals.md): "
              + "; ".join(f"`{g}`: {what}" for g, what in GRADINGS["chinese"].grades) + ".", "",
              "Thoughtful unknowns are settled by implication between the rule sets first.", ""]
     counts_rows = []

@@ -1,5 +1,5 @@
-"""The stratified estimate of the win rate of runs with unknown deals (README, *Estimating the win
-rate from a sample*): a seeded uniform sample of --sample K of each run's unknown deals is
+"""The stratified estimate of the win rate of runs with unknown deals (docs/resolve.md and
+docs/statistics.md): a seeded uniform sample of --sample K of each run's unknown deals is
 escalated by `winnable resolve --sample K --seed S`, step after step (--steps: e.g. a beam
 search, then larger budgets; each step escalates the sample's deals still unknown), in a copy of
 the run (the run itself keeps its answers).  Writes results/<--name>.{csv,md}: per run, the
@@ -117,8 +117,8 @@ def main() -> None:
             "each step on the sample's deals still unknown. The estimate counts the deals "
             "decided before the sample and estimates the unknown ones by the sample's share of "
             "wins; sampled deals still unknown are counted both ways (a range), and the 95% "
-            "interval carries both the sampling error and them (README, *Estimating the win "
-            "rate from a sample*). Beside it, the pair of bounds of the same run without the "
+            "interval carries both the sampling error and them (docs/statistics.md, The "
+            "stratified estimate). Beside it, the pair of bounds of the same run without the "
             "sample (unknowns lost / won) and their interval. Widths in percentage points. "
             f"{settled:,} unknown deals settled by rule-set implication. Made by `python "
             f"experiments/stratified.py --sample {args.sample} --seed {args.seed} --steps "

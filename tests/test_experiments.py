@@ -1,5 +1,6 @@
 """The experiment scripts' own arithmetic (experiments/), on made-up rows."""
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -108,3 +109,76 @@ def test_the_stratified_experiment_escalates_a_sample_in_a_copy_and_writes_its_t
     assert "(estimate)" in md and "winnable resolve strict_sample-3_seed-2.parquet --sample 3" in md
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0 and "step" not in again.stdout.split("#")[0], again.stdout
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# Figures a results page may quote that are no table's: the 95% of every interval, and the
+# source's own Chinese figures (Jonte's "roughly 33%", Rasa's 179 wins in 355 games, 50.42%).
+NOT_FROM_TABLES = {"95%", "33%", "50.42%", "179", "355"}
+NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?%?")
+
+
+def page_numbers(text: str) -> tuple[set[str], list[tuple[str, str]]]:
+    """The numbers of a results page's tables (its table rows and the titles of the table files
+    they come from), and (number, line) for every number of its prose, code spans left out."""
+    tables, prose = set(), []
+    for line in text.splitlines():
+        if line.startswith("|") or line.startswith("From `"):
+            tables |= set(NUMBER.findall(line))
+        elif not line.startswith(("#", "![")):
+            prose += [(n, line) for n in NUMBER.findall(re.sub(r"`[^`]*`", "", line))]
+    return tables, prose
+
+
+def test_every_number_of_the_results_page_is_one_of_its_tables():
+    """results/README.md (experiments/headline.py): each number its findings quote is a number
+    its tables show, so a finding cannot drift from the tables."""
+    tables, prose = page_numbers((ROOT / "results/README.md").read_text())
+    assert prose, "no findings"
+    strays = [(n, line) for n, line in prose if n not in tables and n not in NOT_FROM_TABLES]
+    assert not strays, strays
+    assert f"{100 * 179 / 355:.2f}%" == "50.42%"
+
+
+def test_the_results_page_is_what_headline_writes_and_links_the_notes(tmp_path):
+    """The committed page is experiments/headline.py's output for the committed tables (which
+    its refresh leaves as they are), and it links to NOTES.md instead of repeating it."""
+    import shutil
+    import subprocess
+    import sys
+
+    copy = tmp_path / "results"
+    shutil.copytree(ROOT / "results", copy)
+    done = subprocess.run([sys.executable, str(ROOT / "experiments/headline.py"),
+                           "--results-dir", str(copy)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    for path in sorted((ROOT / "results").rglob("*")):
+        if path.suffix in (".md", ".csv"):
+            assert (copy / path.relative_to(ROOT / "results")).read_text() == path.read_text(), \
+                f"{path.relative_to(ROOT)}: rerun python experiments/headline.py and commit it"
+    page = (ROOT / "results/README.md").read_text()
+    assert "](NOTES.md)" in page
+    notes = (ROOT / "results/NOTES.md").read_text()
+    paragraphs = [p.strip() for p in notes.split("\n\n") if len(p.strip()) > 80]
+    assert paragraphs and not [p for p in paragraphs if p[:80] in page]
+
+
+def test_a_finding_that_no_longer_holds_stops_the_page(tmp_path):
+    """experiments/headline.py checks what its findings claim: tables in which `first` beats
+    `thoughtful` stop it with the finding named, rather than print a false sentence."""
+    import shutil
+    import subprocess
+    import sys
+
+    results = tmp_path / "results"
+    (results / "addario").mkdir(parents=True)
+    table = pd.read_csv(ROOT / "results/addario/summary.csv")
+    first = table.solver == "first"
+    table.loc[first, "wins"], table.loc[first, "losses"] = 900_000, 100_000
+    table.to_csv(results / "addario/summary.csv", index=False)
+    shutil.copy(ROOT / "results/addario/summary.md", results / "addario/summary.md")
+    done = subprocess.run([sys.executable, str(ROOT / "experiments/headline.py"),
+                           "--results-dir", str(results)], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode != 0 and "first < nopeek < thoughtful" in done.stderr

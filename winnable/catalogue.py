@@ -1,6 +1,6 @@
 """`winnable deals`: a catalogue of deals by difficulty, built from stored runs of the same deals.
 
-Each game grades a deal from the verdicts of its solvers on that deal (``GRADINGS``; the README
+Each game grades a deal from the verdicts of its solvers on that deal (``GRADINGS``; docs/deals.md
 lists them).  A grade needs some solvers' verdicts; where one of them is missing the grade says
 so (``ungraded``, or Chinese ``hard-or-expert`` when only ``sampling`` is missing) instead of
 guessing.  ``catalogue`` returns one row per deal: its number (in the runs' numbering), its

@@ -321,7 +321,7 @@ def batch_command(fn):
         click.option("--chunk", type=int, default=None,
                      help="deals per task (default: game-specific)"),
         click.option("--json", "as_json", is_flag=True,
-                     help="print the summary as a JSON list (keys: README, *Summary keys*); the "
+                     help="print the summary as a JSON list (keys: docs/batch.md, Summary keys); the "
                           "line saying where the deals are stored goes to stderr"),
         click.option("--quiet", "-q", is_flag=True, help="no progress bar"),
     ]
@@ -372,8 +372,8 @@ solve_batch_command = batch_command(run_batch)
 @click.option("--chunk", type=int, default=None, help="deals per task (default 4)")
 @click.option("--sample", type=int, default=None, metavar="K",
               help="escalate only a seeded uniform random sample of K of the unknown deals, "
-                   "for the stratified estimate of the win rate (README, *Estimating the win "
-                   "rate from a sample*)")
+                   "for the stratified estimate of the win rate (docs/resolve.md, Estimating "
+                   "the win rate from a sample)")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="with --sample: which sample (the same run and seed, the same deals)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
@@ -404,7 +404,7 @@ def resolve(files, options, workers, scheduler, chunk, sample, seed, quiet):
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--csv", "as_csv", is_flag=True, help="print one CSV row per run instead")
 @click.option("--json", "as_json", is_flag=True,
-              help="print a JSON list, one object per run (keys: README, *Summary keys*)")
+              help="print a JSON list, one object per run (keys: docs/batch.md, Summary keys)")
 def summary(files, as_csv, as_json):
     """Print the summary of saved runs (one block per game, solver and rules)."""
     from .runs.summary import summarized_runs, summary_json, summary_texts
@@ -428,7 +428,7 @@ def summary(files, as_csv, as_json):
 @click.option("--outcome", type=click.Choice(["win", "loss", "unknown"]), default=None,
               help="only deals with this verdict")
 @click.option("--difficulty", default=None, metavar="GRADE",
-              help="only deals of this grade (the README lists each game's grades)")
+              help="only deals of this grade (docs/deals.md lists each game's grades)")
 @click.option("--start", type=int, default=None, help="first deal number of the range")
 @click.option("--n", "n", type=int, default=None, help="deals in the range (from --start)")
 @click.option("--limit", type=int, default=None, help="list at most this many deals")

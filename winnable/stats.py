@@ -251,8 +251,8 @@ class Summary:
         return self.unknowns > 0
 
     def as_row(self) -> dict:
-        """The summary as one flat row: the keys of ``summary --csv`` and ``--json`` (README,
-        *Summary keys*)."""
+        """The summary as one flat row: the keys of ``summary --csv`` and ``--json`` (docs/batch.md,
+        Summary keys)."""
         row = {"game": self.game, "solver": self.solver, "variant": self.variant,
                "deals": self.deals, "wins": self.wins, "losses": self.losses,
                "unknowns": self.unknowns, **rate_row(self.rate),

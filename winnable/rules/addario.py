@@ -1,6 +1,6 @@
 """Solitario di Addario (Ballo delle Coppie; GrimFang, c. 2000): what the game is.
 
-Rules (defaults; the README explains each, with the text's two worked examples):
+Rules (defaults; docs/addario.md explains each, with the text's two worked examples):
 
 * 40 cards: A-7, J, Q, K of the four suits (the Italian deck: 1-7, fante, cavallo, re);
   values A=1 ... 7=7, J=8, Q=9, K=10.  Only values matter.  Cards are drawn in deal order.

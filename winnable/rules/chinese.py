@@ -1,6 +1,6 @@
 """Chinese Solitaire (James Jonte; program by Randy Rasa): what the game is.
 
-Rules (defaults; see the README for the sources behind each):
+Rules (defaults; docs/chinese.md gives the sources behind each):
 
 * 52 cards.  Deck card i (1-based, i <= 49) goes to pile ceil(i/7) at height (i-1) mod 7 from
   the bottom.  Piles 1-7 have 0, 0, 0, 3, 4, 5, 6 face-down cards at the bottom; the rest are

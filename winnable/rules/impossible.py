@@ -1,6 +1,6 @@
 """Impossible (a variant of Call Eleven): what the game is.
 
-Rules (defaults; the README gives the reasoning):
+Rules (defaults; docs/impossible.md gives the reasoning):
 
 * 54 cards: the 52 plus two jokers (``X1``, ``X2``).  A counts 1, 2-10 their value; J, Q, K are
   face cards; a joker is wild and pairs with any top card, another joker included.

@@ -1,6 +1,6 @@
 """Nineball Solitaire (Edgar Williams, 2009): what the game is.
 
-Rules (defaults; see README "Nineball Solitaire" for the reasoning behind each):
+Rules (defaults; docs/nineball.md gives the reasoning behind each):
 
 * 18 cards: A-9 of diamonds and hearts; the value is the rank, A = 1.
 * Deck cards 1-9 form the rack, a 1-2-3-2-1 diamond in row order (row 1 = card 1; row 2 =

@@ -31,7 +31,7 @@ from .progress import warn
 from .spec import BatchError, RunSpec, parts_dir, set_aside_dir
 
 META_KEY = b"winnable"
-# Run-level start-up (README, *Batch output*): {"seconds": s, "processes": p}, the time the p
+# Run-level start-up (docs/batch.md): {"seconds": s, "processes": p}, the time the p
 # processes that solved the file's deals spent getting ready (compiling or loading the
 # kernels, their first calls, the solver's buffers), kept out of every deal's ``seconds``.
 STARTUP_KEY = b"winnable.startup"

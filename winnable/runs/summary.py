@@ -14,8 +14,8 @@ from .spec import BatchError
 
 
 def summary_json(summaries) -> str:
-    """Summaries as a JSON list of objects with the keys of ``Summary.as_row`` (README,
-    *Summary keys*); a figure that does not exist (NaN, e.g. the win rate of a run with
+    """Summaries as a JSON list of objects with the keys of ``Summary.as_row`` (docs/batch.md,
+    Summary keys); a figure that does not exist (NaN, e.g. the win rate of a run with
     unknowns and no sample) is null."""
     def plain(value):
         if isinstance(value, float) and value != value:
