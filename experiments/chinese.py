@@ -13,8 +13,15 @@ from winnable import summarize
 from winnable.implication import apply_implications
 from winnable.report import summary_table, write_tables
 from winnable.runs.batch import solve_run
+from winnable.runs.spec import RunSpec, run_file
 
 DEALS = 100_000  # deals per run by default (experiments/chinese_nopeek.py reads its first ones)
+
+
+def strict_run(runs_dir) -> Path:
+    """Where this script keeps its strict thoughtful run (the other Chinese scripts' default
+    source)."""
+    return run_file(RunSpec.make("chinese", None, "thoughtful"), DEALS, runs_dir)
 
 NOTES = """
 `thoughtful` knows every card, face-down ones and the stock included: an upper bound on what any

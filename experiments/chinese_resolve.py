@@ -13,11 +13,11 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from chinese import DEALS
+from chinese import strict_run
 from common import ROOT
 from winnable.report import markdown
 from winnable.runs.resolve import escalations, resolve_file
-from winnable.runs.spec import RunSpec, run_file
+from winnable.runs.spec import RunSpec
 from winnable.runs.store import write_atomic
 from winnable.stopping import scripts_stop_in_one_line
 
@@ -36,7 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     scripts_stop_in_one_line()
     source = (Path(args.source) if args.source else
-              run_file(RunSpec.make("chinese", None, "thoughtful"), DEALS, args.runs_dir))
+              strict_run(args.runs_dir))
     if not source.exists():
         raise SystemExit(f"{source} is missing: run experiments/chinese.py first")
     ladder = Path(args.runs_dir) / f"chinese_thoughtful_ladder_n{args.n}.parquet"
