@@ -395,8 +395,8 @@ def chinese_solvitaire(page: Page) -> str:
             "On the rules both solvers play (`blocks=sequence`: only built runs move together), "
             "the verdicts agree on every deal both decide; on those deals winnable's thoughtful "
             f"solver needs this share of Solvitaire's summed solver time: {ratios}."
-            + (" At its default budget it leaves more deals undecided than Solvitaire does at its "
-               "60 s limit." if undecided else ""))
+            + (" At its default budget it leaves more deals undecided than Solvitaire does within its "
+               "time limit." if undecided else ""))
     return block("Beside Solvitaire", tables[0], findings_or_nothing(findings),
                  ("chinese/solvitaire.md", title))
 
