@@ -94,13 +94,31 @@ def scripts_stop_in_one_line() -> None:
 
 class signals_held:
     """Hold back Ctrl-C, SIGTERM and SIGHUP in the block; they arrive when it ends (so that
-    starting or ending workers is never left half done)."""
+    starting or ending workers is never left half done).  The mask alone is not enough: it is
+    the calling thread's, and with another thread running (a progress bar's monitor) the kernel
+    hands the signal to that thread, after which Python runs the handler in the main thread
+    anyway, e.g. in the middle of ``Process.start()`` (the child then dies reading half its
+    start-up data, with a traceback).  So in the main thread the handlers are also replaced by
+    one that notes the signal, which is raised again when the block ends."""
 
     def __enter__(self):
         self.saved = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+        self.handlers, self.arrived = {}, []
+        if threading.current_thread() is threading.main_thread():
+            for signum in HELD_SIGNALS:
+                handler = signal.getsignal(signum)
+                if handler is not None:
+                    self.handlers[signum] = signal.signal(signum, self._note)
+
+    def _note(self, signum, frame):
+        self.arrived.append(signum)
 
     def __exit__(self, *exc):
+        for signum, handler in self.handlers.items():
+            signal.signal(signum, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, self.saved)
+        for signum in dict.fromkeys(self.arrived):
+            signal.raise_signal(signum)
         return False
 
 
