@@ -116,3 +116,48 @@ def h2_dead(state: ref.State, easy: bool = False) -> bool:
                         partners[q].add(p)
     return not (set(goal) <= facts
                 and all(h in partners[g] for g, h in combinations(goal, 2)))
+
+
+def hm_dead(state: ref.State, easy: bool = False, m: int = 3) -> bool:
+    """True if some set of at most ``m`` goal facts is not h^m-reachable from ``state``.
+
+    h^m from its definition: a set c of at most m facts is reachable if c lies in the image,
+    or some action adds a fact of c, deletes none of it, and every set of at most m facts
+    inside pre + (c - add) is reachable; the least such family, grown one action at a time
+    until nothing changes.  Facts of the image that no action deletes are true in every
+    state reached, so they are left out of every set (a set is reachable exactly when the
+    set without them is): the sets to try are then few enough for plain Python."""
+    image, actions, goal = model(state, easy)
+    static = {f for f in image if not any(f in delete for _, _, delete in actions)}
+    actions = [(pre - static, add - static, delete) for pre, add, delete in actions]
+    goal = [g for g in goal if g not in static]
+
+    def subsets(facts):
+        facts = list(facts)
+        return [frozenset(c) for k in range(1, m + 1) for c in combinations(facts, k)]
+
+    reached = set(subsets(image - static)) | {frozenset()}
+
+    def all_reached(facts):
+        return all(c in reached for c in subsets(facts))
+
+    changed = True
+    while changed:
+        changed = False
+        singles = [next(iter(c)) for c in reached if len(c) == 1]
+        for pre, add, delete in actions:
+            if not all_reached(pre):
+                continue
+            # A fact of c that the action does not add joins pre in the regression.
+            others = [q for q in singles if q not in delete and all_reached(pre | {q})]
+            for x in add:
+                for k in range(m):
+                    for rest in combinations(set(others) | add, k):
+                        c = frozenset((x, *rest))
+                        if c in reached or c & delete:
+                            continue
+                        # (c - add itself first: the cheapest of the sets to look up.)
+                        if c - add in reached and all_reached((c - add) | pre):
+                            reached.add(c)
+                            changed = True
+    return not all_reached(goal)

@@ -12,7 +12,14 @@ One deal is decided by these steps, each only while the deal is still undecided:
    easy mode a strict win is looked for first with half the budget
    (``search.strict_first_pass``).
 2. **The occupation test** (``losses.occupation_dead_end``), a stronger and costlier
-   loss proof than the one the search uses at every node.
+   loss proof than the one the search uses at every node, then (strict rules) **the triples
+   test** h^3 (``critical.dead3``, options ``learn`` and ``triples``): the critical-path test
+   over conjunctions of three facts, which sees conflicts of three things (two cards wanting
+   one place while a third waits under one of them) that h^2 in the searches cannot.  It costs
+   0.1-0.4 s on a strict deal, so it runs here, once a deal, and not in the searches.  In easy
+   mode its model is larger (any card may go to a space) and it costs a few seconds, more than
+   the rest of the budget of most easy deals that reach this step, which are won later: there
+   it runs only on a deal still undecided when the whole budget is spent.
 3. **A beam search** (``beam``, only with the option ``beam`` > 0, the beam's width:
    off by default): breadth first, the ``beam`` best positions of each layer.  It finds wins
    that need an unusual opening, which the searches' move orders put off (deal 16, strict: won
@@ -75,7 +82,8 @@ class Settings:
     occupation: bool = True
     classes: bool = True
     beam: int = 0  # the beam search's width; 0: no beam search
-    learn: bool = True  # the critical-path test (``critical``) in the searches
+    learn: bool = True  # the critical-path tests (``critical``): h^2 in the searches, h^3
+    triples: bool = True  # h^3 (``critical.dead3``) in step 2; only with ``learn``
     learn_after: int = DEFAULT_LEARN_AFTER  # nodes below a node before the test runs on it
 
 
@@ -96,6 +104,7 @@ class Thoughtful:
         self.status = np.zeros(R.N_CARDS, dtype=np.int64)
         self.occupant = np.zeros(2 * R.N_CARDS, dtype=np.int64)
         self._strategy = None
+        self._triples = None  # h^3's buffers, made when first needed
         if settings.beam > 0:
             self.beam = B.new_beam(settings.beam)
             self.beam_table = TranspositionTable(BEAM_MEMORY_MB)
@@ -120,6 +129,19 @@ class Thoughtful:
         won, _, _, moves = self._strategy.play(deal, np.zeros(1, dtype=np.uint64))
         return moves if won else None
 
+    def triples_on(self) -> bool:
+        s = self.settings
+        return s.prune and s.learn and s.triples
+
+    def triples_dead(self, pos, easy=None) -> bool:
+        """Step 2's second test: h^3 over the critical-path model of ``pos`` (for the solver's
+        rules, or ``easy``'s)."""
+        model = C.build(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal,
+                        self.easy if easy is None else easy)
+        self._triples = C.triples_for(model, self._triples)
+        return C.dead3(model, self._triples, pos.cards, pos.length, pos.down, pos.found,
+                       pos.misc)
+
     def beam_win(self, pos):
         """Step 3 from ``pos`` (left as it was; the beam keeps its own table): its winning
         line, or None."""
@@ -140,6 +162,8 @@ class Thoughtful:
         if s.prune and s.occupation and occupation_dead_end(
                 pos.cards, pos.length, pos.down, pos.found, pos.misc, deal, pos.where,
                 self.easy, self.status, self.occupant):
+            return LOSS, none
+        if not self.easy and self.triples_on() and self.triples_dead(pos):
             return LOSS, none
         if s.beam > 0:
             won = self.beam_win(pos)
@@ -167,6 +191,8 @@ class Thoughtful:
         pos = _position(deal)
         occupation_dead_end(pos.cards, pos.length, pos.down, pos.found, pos.misc, deal,
                             pos.where, self.easy, self.status, self.occupant)
+        if self.triples_on():
+            self.triples_dead(pos, easy=False)  # the same kernels; strict's model is smaller
         if self.settings.beam > 0:
             self.beam_win(pos)
         if self.settings.strategy:
@@ -209,6 +235,8 @@ class Thoughtful:
             outcome, line = self.fallback(deal, budget, start)
             if outcome != UNKNOWN:
                 return outcome, R.N_CARDS if outcome == WIN else score, spent, line
+        if self.easy and self.triples_on() and self.triples_dead(_position(deal, start)):
+            return LOSS, score, spent, run.line[:0]
         return UNKNOWN, score, spent, run.line[:0]
 
 
