@@ -151,14 +151,18 @@ def test_wins_replay_with_the_reference(easy):
 
 @pytest.mark.parametrize("easy", [False, True])
 def test_sequence_blocks_whole_deals_agree_with_reference(easy):
-    # With Klondike-style blocks the reachable space of a whole deal is small: the reference's
-    # plain search settles each deal, and the solver must agree.
+    # With Klondike-style blocks the reachable space of a lost deal is small: the reference's
+    # plain search settles each one the solver calls lost, and must agree.
     decided = 0
     for seed in range(1, 31):
         result = GAME.solve(seed, {"easy": easy, "blocks": "sequence"})
         assert result.outcome != "unknown"
         if result.outcome == "win":
+            # The replayed line proves the win; the reference's plain search is the check of
+            # the losses.  (On the two won deals here, 24 and 28 easy, it stops undecided at
+            # its 20,000 nodes after 20 s each, so it compared nothing there.)
             assert ref.replay(result.deal.split(), result.moves, easy, "sequence") == 52
+            continue
         expected, _ = ref.solve(result.deal.split(), easy, "sequence", 20_000)
         if expected != "unknown":
             decided += 1
