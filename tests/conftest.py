@@ -45,6 +45,36 @@ def pytest_sessionstart(session):
             raise RuntimeError(f"warming the Numba cache failed ({proc.args[3:]})")
 
 
+# pytest-xdist hands the tests out in the order they are collected, so a long test collected
+# near the end (test_signals.py is) can keep one worker busy while the other has nothing left.
+# The longest tests (15-60 s each on a shared 2-core machine; the rest take a few seconds at
+# most) are collected first, and the short ones fill in the end: longest first balances the two
+# workers.  A name here that no longer matches only loses its place at the front.
+LONG_TESTS = (
+    "test_signals.py::test_every_signal",
+    "test_experiments.py::test_the_stratified_experiment",
+    "test_nineball_nopeek.py::test_values_agree_with_reference_expectimax",
+    "test_chinese.py::test_a_class_larger_than_the_buffers",
+    "test_chinese.py::test_each_reduction_agrees",
+    "test_batch.py::test_per_deal_seconds",
+    "test_impossible.py::test_random_player_agrees_with_reference",
+    "test_chinese.py::test_occupation_dead_end_proves",
+    "test_signals.py::test_interrupted_batch",
+    "test_nineball.py::test_best_score_matches_reference",
+    "test_references.py::test_nopeek_values_are_the_mean",
+    "test_chinese.py::test_moves_and_states_match_reference",
+)
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        name = item.nodeid.rsplit("/", 1)[-1]
+        return next((i for i, long in enumerate(LONG_TESTS) if name.startswith(long)),
+                    len(LONG_TESTS))
+
+    items.sort(key=rank)  # stable: the order within each rank, and of the rest, is kept
+
+
 @pytest.fixture
 def run_cli(monkeypatch, capsys):
     """The installed entry points in this process: ``run_cli("solve", ...)`` runs ``winnable

@@ -63,7 +63,7 @@ def _critical_positions(rng, cards_left, wanted, budget, easy, blocks, rules=0,
     for i in range(20_000):
         if settled >= wanted:
             break
-        start = reduced_position(rng, cards_left + i % 5 - 2)
+        start = reduced_position(rng, cards_left + i % 5 - 2, quick=True)
         model = model_of(start, easy)
         if triples:
             buffers = C.triples_for(model, buffers)
