@@ -174,11 +174,12 @@ def test_what_the_triples_test_calls_lost_the_plain_search_proves_lost(easy, blo
     """Soundness where it can be checked exhaustively: positions of 16-20 cards in play that
     h^3 calls lost are lost to the plain search (no reduction, no loss test)."""
     settled, _ = _critical_positions(
-        random.Random(zlib.crc32(f"lost3{easy}{blocks}".encode())), 18, 60, 100_000, easy,
+        random.Random(zlib.crc32(f"lost3{easy}{blocks}".encode())), 18, 30, 100_000, easy,
         blocks, triples=True)
-    assert settled >= 60, settled
+    assert settled >= 30, settled
 
 
+@pytest.mark.slow  # searches of 1,000,000 nodes: minutes (deal 261 below is the quick case)
 @pytest.mark.parametrize("blocks", ["any", "sequence"])
 def test_the_triples_test_proves_what_h2_misses(blocks):
     """On larger strict positions (24-28 cards in play) h^3 proves losses that h^2 misses, each
@@ -190,21 +191,22 @@ def test_the_triples_test_proves_what_h2_misses(blocks):
 
 
 def test_the_triples_test_never_fires_on_a_winning_line():
-    """On whole deals: no position along won games (every 10th move) is called lost by h^3, with
-    the model built once from the deal."""
+    """On whole deals: no position along won games (every 20th move) is called lost by h^3, with
+    the model built once from the deal.  (At the root of every won deal of 1-2,000 and along
+    every tenth one's line it fired on none either: results/NOTES.md, version 8.)"""
     checked = 0
     buffers = None
-    for seed, moves in _won_lines(range(1, 16)):
+    for seed, moves in _won_lines(range(1, 11)):
         pos = P.new_position(GAME.deal(seed))
         model = model_of(pos, False)
         buffers = C.triples_for(model, buffers)
         for number, move in enumerate(moves):
-            if number % 10 == 0:
+            if number % 20 == 0:
                 assert not dead3(model, pos, buffers), (seed, move)
                 checked += 1
             state = (pos.cards, pos.length, pos.down, pos.found, pos.misc)
             P.play(pos, int(next(m for m in _legal(state) if R.format_move(int(m)) == move)))
-    assert checked > 150
+    assert checked > 100
 
 
 def test_the_triples_test_proves_deals_lost_that_h2_cannot():

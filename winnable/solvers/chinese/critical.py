@@ -388,6 +388,20 @@ def _add_triple(rows, facts, a, b, c):
 
 
 @kernel
+def _add_triples(rows, facts, words, a, b, others):
+    """Mark {a, b, r} reachable for every r of the bit row ``others``; True if any was new."""
+    changed = False
+    row = rows[a * facts + b]
+    for w in range(words):
+        new = others[w] & ~row[w]
+        while new:
+            _add_triple(rows, facts, a, b, (w << 6) + trailing_zeros(new))
+            changed = True
+            new &= new - np.uint64(1)
+    return changed
+
+
+@kernel
 def _count(row3):
     k = 0
     while k < MAX_PRE and row3[k] >= 0:
@@ -447,13 +461,7 @@ def reachable3(model, triples, n):
                     for k in range(na):
                         if _add_triple(rows, facts, x, y, add[k]):
                             changed = True
-                    row = rows[x * facts + y]
-                    for w in range(words):
-                        new = beside[w] & ~row[w]
-                        while new:
-                            _add_triple(rows, facts, x, y, (w << 6) + trailing_zeros(new))
-                            changed = True
-                            new &= new - np.uint64(1)
+                    changed |= _add_triples(rows, facts, words, x, y, beside)
                 for w in range(words):
                     qs = beside[w]
                     while qs:
@@ -466,13 +474,7 @@ def reachable3(model, triples, n):
                             row = rows[pre[k] * facts + q]
                             for v in range(words):
                                 third[v] &= row[v]
-                        row = rows[x * facts + q]
-                        for v in range(words):
-                            new = third[v] & ~row[v]
-                            while new:
-                                _add_triple(rows, facts, x, q, (v << 6) + trailing_zeros(new))
-                                changed = True
-                                new &= new - np.uint64(1)
+                        changed |= _add_triples(rows, facts, words, x, q, third)
 
 
 @kernel
