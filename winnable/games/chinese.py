@@ -10,6 +10,7 @@ import numpy as np
 from ..cards import code
 from ..rules import chinese as R
 from ..shuffle import play_stream
+from ..solvers.chinese import hindsight as HS
 from ..solvers.chinese import nopeek as NP
 from ..solvers.chinese import thoughtful as T
 from ..solvers.table import ENTRY_BYTES, LOSS, OUTCOME_NAMES, WIN, entries_for, memory_mb_for
@@ -66,6 +67,7 @@ LIMITS = {
     "lookahead": OptionLimits(0, unit="moves"),
     "patience": OptionLimits(1, unit="moves without progress"),
     "samples": OptionLimits(1, NP.MAX_SAMPLES),
+    "escalate": OptionLimits(1, 64, "budget factor of the searches on a close call; 1: none"),
 }
 
 
@@ -95,6 +97,12 @@ class Chinese(Game):
                      lookahead=NP.DEFAULT_LOOKAHEAD, memory_mb=NP.DEFAULT_MEMORY_MB,
                      patience=NP.DEFAULT_PATIENCE)),
         SolverInfo(
+            "hindsight", "no peeking: solves samples of the unseen cards; plays the move that "
+            "wins the most of them", _no_peek("hindsight"),
+            _options(samples=HS.DEFAULT_SAMPLES, budget=HS.DEFAULT_BUDGET,
+                     escalate=HS.DEFAULT_ESCALATE, lookahead=NP.DEFAULT_LOOKAHEAD,
+                     memory_mb=NP.DEFAULT_MEMORY_MB, patience=NP.DEFAULT_PATIENCE)),
+        SolverInfo(
             "random", "no peeking: a uniformly random legal move each turn", _no_peek("random"),
             _options(patience=NP.DEFAULT_PATIENCE), chunk=1000),
     )
@@ -119,7 +127,9 @@ class Chinese(Game):
     # 7 (thoughtful): the critical-path test h^2 (solvers/chinese/critical.py) in the searches
     # of a deal not decided within 2,000 nodes, on every node with 1,024 nodes searched below it
     # (options learn, learn_after): it proves losses the earlier tests could not.
-    solver_versions = {"thoughtful": 7, "sampling": 7, "random": 3}
+    # 1 (hindsight): perfect-information Monte Carlo over the samples (solvers/chinese/
+    # hindsight.py).
+    solver_versions = {"thoughtful": 7, "sampling": 7, "random": 3, "hindsight": 1}
     batch_chunk = 50
     bench_deals = 500
 
