@@ -68,6 +68,8 @@ LIMITS = {
     "patience": OptionLimits(1, unit="moves without progress"),
     "samples": OptionLimits(1, NP.MAX_SAMPLES),
     "escalate": OptionLimits(1, 64, "budget factor of the searches on a close call; 1: none"),
+    "unknown": OptionLimits(0, 2, "half-wins an undecided search after a move counts"),
+    "margin": OptionLimits(0, unit="half-wins by which a move must beat strategy's"),
 }
 
 
@@ -100,7 +102,8 @@ class Chinese(Game):
             "hindsight", "no peeking: solves samples of the unseen cards; plays the move that "
             "wins the most of them", _no_peek("hindsight"),
             _options(samples=HS.DEFAULT_SAMPLES, budget=HS.DEFAULT_BUDGET,
-                     escalate=HS.DEFAULT_ESCALATE, lookahead=NP.DEFAULT_LOOKAHEAD,
+                     escalate=HS.DEFAULT_ESCALATE, unknown=HS.DEFAULT_UNKNOWN,
+                     margin=HS.DEFAULT_MARGIN, lookahead=NP.DEFAULT_LOOKAHEAD,
                      memory_mb=NP.DEFAULT_MEMORY_MB, patience=NP.DEFAULT_PATIENCE)),
         SolverInfo(
             "random", "no peeking: a uniformly random legal move each turn", _no_peek("random"),

@@ -74,6 +74,8 @@ from . import search as CS
 DEFAULT_SAMPLES = 8
 DEFAULT_BUDGET = 2000
 DEFAULT_ESCALATE = 4
+DEFAULT_UNKNOWN = 1  # half-wins: an undecided search counts half a win
+DEFAULT_MARGIN = 0
 MAX_CHOICES = 8  # candidates scored at one decision at most (strategy's first)
 UNSCORED = -1
 
@@ -112,10 +114,10 @@ def _score_one(view, cfg, budget, memory, searcher, k, c):
 
 
 @jit
-def _value(trial, k, c):
-    """Half-wins of sample k after candidate c: won 2, failed (unknown) 1, lost 0."""
+def _value(trial, k, c, unknown):
+    """Half-wins of sample k after candidate c: won 2, failed (unknown) ``unknown``, lost 0."""
     t = trial[k, c]
-    return 2 if t == NP.WON else (1 if t == NP.FAILED else 0)
+    return 2 if t == NP.WON else (unknown if t == NP.FAILED else 0)
 
 
 @jit
@@ -152,11 +154,11 @@ def _candidates(view, moves, keys, n, strategy, memory):
 
 
 @jit
-def _score(trial, c, won_rows, nwon):
+def _score(trial, c, won_rows, nwon, unknown):
     """Half-wins of candidate c over the won samples (every one scored)."""
     score = 0
     for j in range(nwon):
-        score += _value(trial, won_rows[j], c)
+        score += _value(trial, won_rows[j], c, unknown)
     return score
 
 
@@ -193,14 +195,17 @@ def _hindsight_move(view, cfg, visited, nvisited, buffers, memory, searcher):
         return chosen[0], spent
     # Score candidate by candidate; one is dropped (score -1) as soon as it cannot beat the
     # best so far, which it could then only tie, and ties go to the earlier candidate.
+    # Strategy's move, when it is a candidate (the first), starts ``margin`` half-wins ahead.
+    unknown = cfg[NP.UNKNOWN]
+    bonus = cfg[NP.MARGIN] if chosen[0] == moves[first] and keys[first] < NP.NEVER else 0
     scores = np.full(count, -1, dtype=np.int64)
     top = -1
     for c in range(count):
-        score = 2 * nwon
+        score = 2 * nwon + (bonus if c == 0 else 0)
         for j in range(nwon):
             k = won_rows[j]
             spent += _score_one(view, cfg, budget, memory, searcher, k, c)
-            score -= 2 - _value(trial, k, c)
+            score -= 2 - _value(trial, k, c, unknown)
             if score <= top:
                 break
         if score > top:
@@ -221,7 +226,7 @@ def _hindsight_move(view, cfg, visited, nvisited, buffers, memory, searcher):
                 if trial[k, c] == NP.FAILED:
                     spent += _score_one(view, cfg, budget * cfg[NP.ESCALATE], memory,
                                         searcher, k, c)
-            scores[c] = _score(trial, c, won_rows, nwon)
+            scores[c] = _score(trial, c, won_rows, nwon, unknown) + (bonus if c == 0 else 0)
         best = np.argmax(scores)
     return chosen[best], spent
 

@@ -6,17 +6,19 @@ face-up cards and the foundations), but not where they are among the face-down p
 stock.  How that is enforced: the game loop (``play``) keeps the real position; after every move
 ``observe`` copies what is visible into the player's *view*, in which every face-down card reads
 ``HIDDEN`` (-1) and the deal (where the rules take the stock cards from) is all ``HIDDEN``.  The
-players (``strategy_choice``, ``sampling_choice``, ``random_choice``) are given the view only;
+players (``strategy_choice``, ``sampling_choice``, ``random_choice``, and ``hindsight_choice``
+of ``hindsight``) are given the view only;
 the real position is read by the rules engine alone, when a move turns a card up.
 
 A game ends when the foundations hold all 52 cards (``win``), or the player has no legal move or
 declares itself stuck (``loss``; score = cards on the foundations):
 
 * *Progress* is a card to a foundation, a face-down card turned up, or the stock dealt.  None can
-  be undone, so a position can repeat only between two of them.  ``strategy`` and ``sampling``
-  never make a move back to a position already reached since the last progress (positions that
-  differ only by the order of interchangeable piles count as the same: piles 4-7, and all piles
-  once the stock is dealt); they are stuck when no move is left that they are willing to make.
+  be undone, so a position can repeat only between two of them.  ``strategy``, ``sampling``
+  and ``hindsight`` never make a move back to a position already reached since the last
+  progress (positions that differ only by the order of interchangeable piles count as the
+  same: piles 4-7, and all piles once the stock is dealt); they are stuck when no move is left
+  that they are willing to make.
 * Every player, ``random`` included, is stuck after ``patience`` moves in a row without progress
   (default 200).
 
@@ -89,6 +91,9 @@ A game's random stream is its deal's play stream (``winnable.shuffle.play_stream
 of the deal's cards), so every game replays exactly from its deal, typed in or numbered;
 ``strategy`` draws nothing from it.
 
+``hindsight`` (its own module, ``hindsight.py``, with its docstring) plays the move that wins
+the most samples, drawn as ``sampling`` draws them; ``play`` calls it like the others.
+
 The module stays whole (about 800 lines): the three players and the game loop share the view
 (what a player sees, the first section below), ``sampling`` falls back on ``strategy`` move by
 move, and that no player reads a face-down card is checked against one file.
@@ -122,8 +127,8 @@ MOVE_BITS = np.int64(0xFFFFFFFF)  # the move; solvers may tag the bits above
 MAX_MOVES = 512
 NEVER = np.int64(1) << 62  # strategy key of a move the strategy player would not make
 
-# The game's settings, one int64 array (ESCALATE: hindsight's budget factor on close calls).
-EASY, SEQUENCE, LOOKAHEAD, SAMPLES, BUDGET, PATIENCE, ESCALATE = range(7)
+# The game's settings, one int64 array (ESCALATE, UNKNOWN, MARGIN: hindsight's options).
+EASY, SEQUENCE, LOOKAHEAD, SAMPLES, BUDGET, PATIENCE, ESCALATE, UNKNOWN, MARGIN = range(9)
 # The strategy's kinds of move, in order.
 TURN_UP, EVEN, PLAN, DIG, SPACE, STOCK, UNEVEN = range(1, 8)
 # A sample's status.  FAILED: no win within the budget; LOST: proven lost.
@@ -767,7 +772,7 @@ def new_searcher(memory_mb):
 
 def configure(rules, options):
     """A player's settings array for ``play`` and the buffer its moves are recorded in."""
-    cfg = np.zeros(7, dtype=np.int64)
+    cfg = np.zeros(9, dtype=np.int64)
     cfg[EASY] = bool(rules["easy"])
     cfg[SEQUENCE] = rules["blocks"] == "sequence"
     cfg[LOOKAHEAD] = int(options.get("lookahead", DEFAULT_LOOKAHEAD))
@@ -775,6 +780,8 @@ def configure(rules, options):
     cfg[BUDGET] = int(options.get("budget", 0))
     cfg[PATIENCE] = max(1, int(options["patience"]))
     cfg[ESCALATE] = int(options.get("escalate", 1))
+    cfg[UNKNOWN] = int(options.get("unknown", 1))
+    cfg[MARGIN] = int(options.get("margin", 0))
     if not 1 <= cfg[SAMPLES] <= MAX_SAMPLES:
         raise ValueError(f"samples must be 1..{MAX_SAMPLES}, got {cfg[SAMPLES]}")
     # At most 74 progress moves (52 to foundations, 21 turn-ups, the stock), each after fewer
