@@ -160,6 +160,10 @@ def test_patience_ends_random_games_and_options_are_checked():
             play(GAME.deal(1), solver, samples=NP.MAX_SAMPLES + 1)
     with pytest.raises(Exception, match="escalate"):
         play(GAME.deal(1), "hindsight", escalate=0)
+    with pytest.raises(Exception, match="unknown"):
+        play(GAME.deal(1), "hindsight", unknown=3)
+    with pytest.raises(Exception, match="margin"):
+        play(GAME.deal(1), "hindsight", margin=101)
     with pytest.raises(Exception, match="escalate"):
         play(GAME.deal(1), "sampling", escalate=2)  # an option sampling does not take
 

@@ -69,7 +69,8 @@ LIMITS = {
     "samples": OptionLimits(1, NP.MAX_SAMPLES),
     "escalate": OptionLimits(1, 64, "budget factor of the searches on a close call; 1: none"),
     "unknown": OptionLimits(0, 2, "half-wins an undecided search after a move counts"),
-    "margin": OptionLimits(0, unit="half-wins by which a move must beat strategy's"),
+    "margin": OptionLimits(0, 100, "percent of the won samples by which a move must beat "
+                           "strategy's"),
 }
 
 

@@ -195,9 +195,12 @@ def _hindsight_move(view, cfg, visited, nvisited, buffers, memory, searcher):
         return chosen[0], spent
     # Score candidate by candidate; one is dropped (score -1) as soon as it cannot beat the
     # best so far, which it could then only tie, and ties go to the earlier candidate.
-    # Strategy's move, when it is a candidate (the first), starts ``margin`` half-wins ahead.
+    # Strategy's move, when it is a candidate (the first), starts ``margin`` percent of the won
+    # samples ahead (in half-wins).
     unknown = cfg[NP.UNKNOWN]
-    bonus = cfg[NP.MARGIN] if chosen[0] == moves[first] and keys[first] < NP.NEVER else 0
+    bonus = 0
+    if chosen[0] == moves[first] and keys[first] < NP.NEVER:
+        bonus = cfg[NP.MARGIN] * 2 * nwon // 100
     scores = np.full(count, -1, dtype=np.int64)
     top = -1
     for c in range(count):
