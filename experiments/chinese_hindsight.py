@@ -43,7 +43,7 @@ def compare(name, variant, start, n, args):
         lo, hi = wilson_interval(int(won.sum()), len(won))
         return f"{pct(won.mean())} [{pct(lo)}, {pct(hi)}]"
 
-    return {"deals": name, "games": len(won_a), "sampling": rate(won_a),
+    return {"deals": name, "games": f"{len(won_a):,}", "sampling": rate(won_a),
             "hindsight": rate(won_b), "won by hindsight only": only_b,
             "won by sampling only": only_a,
             "difference (95% CI), points": f"{100 * d:+.2f} [{100 * low:+.2f}, {100 * high:+.2f}]",
@@ -58,7 +58,8 @@ play stream. The difference is hindsight's win rate minus sampling's on the same
 paired (McNemar-style) 95% interval from the deals won by one player only
 (`winnable.stats.paired_difference`). Seconds per game: the wall-clock time each game took in
 its worker (`seconds` column), run with one worker at the lowest priority on a shared machine,
-so an upper bound on the CPU time. The held-out range was not looked at while tuning.
+so an upper bound on the CPU time (results/NOTES.md gives CPU seconds). The held-out range, when
+it has a row, was run once with the final defaults and not looked at while tuning.
 """
 
 
