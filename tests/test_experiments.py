@@ -90,8 +90,10 @@ def test_the_stratified_experiment_escalates_a_sample_in_a_copy_and_writes_its_t
     from winnable import solve_batch
     root = Path(__file__).resolve().parent.parent
     run = tmp_path / "strict.parquet"
-    solve_batch("chinese", n=30, start=180, options={"budget": 1000, "strategy": 0}, workers=1,
-                out=run, progress=False)
+    # Without h^3 (triples=0), which proves these small-budget unknowns lost at once: the
+    # experiment needs a stratum of unknowns to sample.
+    solve_batch("chinese", n=30, start=180, options={"budget": 1000, "strategy": 0, "triples": 0},
+                workers=1, out=run, progress=False)
     before = pd.read_parquet(run)
     command = [sys.executable, str(root / "experiments/stratified.py"), "--source", str(run),
                "--sample", "3", "--seed", "2", "--steps", "budget=20000;budget=100000",
