@@ -481,7 +481,7 @@ def reachable3(model, triples, n):
 def dead3(model, triples, cards, length, down, found, misc):
     """True if h^3 proves the position lost: some conjunction of at most three ``home`` facts
     is unreachable.  At least as strong as ``dead`` (h^2), at about a thousand times its cost
-    (0.2-0.9 s for a strict deal's start, a few seconds for an easy one)."""
+    (0.1-0.4 s of CPU for a strict deal's start, a few seconds for an easy one)."""
     n = image(model, cards, length, down, found, misc)
     if n < 0:
         return False
