@@ -353,9 +353,10 @@ def dead(model, cards, length, down, found, misc):
 # --- h^3: triples ------------------------------------------------------------------------------
 
 class Triples(NamedTuple):
-    """The buffers of the triples test.  For a model of F facts, ``rows[p * F + q]`` is the bit
-    row of the facts r with the conjunction {p, q, r} reachable (repeats allowed, so
-    ``rows[p * F + p]`` holds p's pairs, and its bit p says that p is reachable)."""
+    """The buffers of the triples test.  For a model of F facts and p <= q, ``rows[p * F + q]``
+    (``_at``) is the bit row of the facts r with the conjunction {p, q, r} reachable (repeats
+    allowed, so ``rows[p * F + p]`` holds p's pairs, and its bit p says that p is reachable).
+    The rows with p > q are not used: each conjunction is written in three rows, not six."""
     rows: np.ndarray     # uint64[at least F * F, at least (F + 63) // 64]
     beside: np.ndarray   # uint64[WORDS]: facts that may join the preconditions of an action
     third: np.ndarray    # uint64[WORDS]: the facts r that may join the preconditions and q
@@ -374,29 +375,37 @@ def triples_for(model: Model, triples: Triples | None = None) -> Triples:
 
 
 @kernel
+def _at(facts, p, q):
+    """The index of the row of the pair {p, q} (the facts r with {p, q, r} reachable)."""
+    return p * facts + q if p <= q else q * facts + p
+
+
+@kernel
 def _add_triple(rows, facts, a, b, c):
-    """Mark {a, b, c} reachable (in the six rows that name it); False if it was already."""
-    if _has(rows[a * facts + b], c):
+    """Mark {a, b, c} reachable (in the three rows that name it); False if it was already."""
+    if _has(rows[_at(facts, a, b)], c):
         return False
-    _set_bit(rows[a * facts + b], c)
-    _set_bit(rows[b * facts + a], c)
-    _set_bit(rows[a * facts + c], b)
-    _set_bit(rows[c * facts + a], b)
-    _set_bit(rows[b * facts + c], a)
-    _set_bit(rows[c * facts + b], a)
+    _set_bit(rows[_at(facts, a, b)], c)
+    _set_bit(rows[_at(facts, a, c)], b)
+    _set_bit(rows[_at(facts, b, c)], a)
     return True
 
 
 @kernel
 def _add_triples(rows, facts, words, a, b, others):
-    """Mark {a, b, r} reachable for every r of the bit row ``others``; True if any was new."""
+    """Mark {a, b, r} reachable for every r of the bit row ``others``; True if any was new.
+    The row of {a, b} takes them a word at a time; the rows of {a, r} and {b, r} a bit each."""
     changed = False
-    row = rows[a * facts + b]
+    row = rows[_at(facts, a, b)]
     for w in range(words):
         new = others[w] & ~row[w]
-        while new:
-            _add_triple(rows, facts, a, b, (w << 6) + trailing_zeros(new))
+        if new:
+            row[w] |= new
             changed = True
+        while new:
+            r = (w << 6) + trailing_zeros(new)
+            _set_bit(rows[_at(facts, a, r)], b)
+            _set_bit(rows[_at(facts, b, r)], a)
             new &= new - np.uint64(1)
     return changed
 
@@ -424,12 +433,14 @@ def reachable3(model, triples, n):
     facts, rows = model.size[0], triples.rows
     words = (facts + 63) >> 6
     beside, third = triples.beside, triples.third
-    for i in range(facts * facts):
-        for w in range(words):
-            rows[i, w] = np.uint64(0)
+    for p in range(facts):
+        for q in range(p, facts):
+            row = rows[p * facts + q]
+            for w in range(words):
+                row[w] = np.uint64(0)
     for i in range(n):
         for j in range(n):
-            row = rows[model.image[i] * facts + model.image[j]]
+            row = rows[_at(facts, model.image[i], model.image[j])]
             for k in range(n):
                 _set_bit(row, model.image[k])
     changed = True
@@ -441,7 +452,7 @@ def reachable3(model, triples, n):
             usable = True
             for i in range(np_):
                 for j in range(i, np_):
-                    row = rows[pre[i] * facts + pre[j]]
+                    row = rows[_at(facts, pre[i], pre[j])]
                     for k in range(j, np_):
                         if not _has(row, pre[k]):
                             usable = False
@@ -451,7 +462,7 @@ def reachable3(model, triples, n):
                 beside[w] = ~model.delete[a, w]
             for i in range(np_):
                 for j in range(i, np_):
-                    row = rows[pre[i] * facts + pre[j]]
+                    row = rows[_at(facts, pre[i], pre[j])]
                     for w in range(words):
                         beside[w] &= row[w]
             for i in range(na):
@@ -462,19 +473,20 @@ def reachable3(model, triples, n):
                         if _add_triple(rows, facts, x, y, add[k]):
                             changed = True
                     changed |= _add_triples(rows, facts, words, x, y, beside)
-                for w in range(words):
-                    qs = beside[w]
-                    while qs:
-                        q = (w << 6) + trailing_zeros(qs)
-                        qs &= qs - np.uint64(1)
-                        pairs_q = rows[q * facts + q]
+            for w in range(words):
+                qs = beside[w]
+                while qs:
+                    q = (w << 6) + trailing_zeros(qs)
+                    qs &= qs - np.uint64(1)
+                    pairs_q = rows[q * facts + q]
+                    for v in range(words):
+                        third[v] = beside[v] & pairs_q[v]
+                    for k in range(np_):
+                        row = rows[_at(facts, pre[k], q)]
                         for v in range(words):
-                            third[v] = beside[v] & pairs_q[v]
-                        for k in range(np_):
-                            row = rows[pre[k] * facts + q]
-                            for v in range(words):
-                                third[v] &= row[v]
-                        changed |= _add_triples(rows, facts, words, x, q, third)
+                            third[v] &= row[v]
+                    for i in range(na):  # third does not depend on the added fact
+                        changed |= _add_triples(rows, facts, words, add[i], q, third)
 
 
 @kernel
@@ -489,7 +501,7 @@ def dead3(model, triples, cards, length, down, found, misc):
     facts, rows = model.size[0], triples.rows
     for i in range(R.N_CARDS):
         for j in range(i, R.N_CARDS):
-            row = rows[model.home_fact[i] * facts + model.home_fact[j]]
+            row = rows[_at(facts, model.home_fact[i], model.home_fact[j])]
             for k in range(j, R.N_CARDS):
                 if not _has(row, model.home_fact[k]):
                     return True
