@@ -31,6 +31,9 @@ def main() -> None:
     parser.add_argument("--new", required=True, help="the new version's run file")
     parser.add_argument("--label", required=True, help="names the table, e.g. strict")
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
+    parser.add_argument("--timing-note", default=None,
+                        help="how the two runs were timed (e.g. runs made under different loads, "
+                        "whose seconds are then no speed comparison), printed after the sums")
     args = parser.parse_args()
     scripts_stop_in_one_line()
     old, new = (pd.read_parquet(path, columns=COLUMNS).set_index("seed")
@@ -59,7 +62,8 @@ def main() -> None:
                                         if len(lost_decisions) else "."),
             f"\nSolver seconds, summed over these deals: old {both.seconds_old.sum():,.0f}, "
             f"new {both.seconds_new.sum():,.0f}; nodes: old {both.nodes_old.sum():,}, new "
-            f"{both.nodes_new.sum():,}.\n"]
+            f"{both.nodes_new.sum():,}." + (f" {args.timing_note}" if args.timing_note else "")
+            + "\n"]
     out = Path(args.results_dir) / f"chinese/versions_{args.label}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(text))

@@ -492,8 +492,8 @@ def reachable3(model, triples, n):
 @kernel
 def dead3(model, triples, cards, length, down, found, misc):
     """True if h^3 proves the position lost: some conjunction of at most three ``home`` facts
-    is unreachable.  At least as strong as ``dead`` (h^2), at about a thousand times its cost
-    (0.1-0.4 s of CPU for a strict deal's start, a few seconds for an easy one)."""
+    is unreachable.  At least as strong as ``dead`` (h^2), at hundreds of times its cost
+    (0.05-0.2 s of CPU for a strict deal's start, about a second for an easy one)."""
     n = image(model, cards, length, down, found, misc)
     if n < 0:
         return False

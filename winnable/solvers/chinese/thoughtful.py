@@ -16,8 +16,8 @@ One deal is decided by these steps, each only while the deal is still undecided:
    test** h^3 (``critical.dead3``, options ``learn`` and ``triples``): the critical-path test
    over conjunctions of three facts, which sees conflicts of three things (two cards wanting
    one place while a third waits under one of them) that h^2 in the searches cannot.  It costs
-   0.1-0.4 s on a strict deal, so it runs here, once a deal, and not in the searches.  In easy
-   mode its model is larger (any card may go to a space) and it costs a few seconds, more than
+   0.05-0.2 s on a strict deal, so it runs here, once a deal, and not in the searches.  In easy
+   mode its model is larger (any card may go to a space) and it costs about a second, more than
    the rest of the budget of most easy deals that reach this step, which are won later: there
    it runs only on a deal still undecided when the whole budget is spent.
 3. **A beam search** (``beam``, only with the option ``beam`` > 0, the beam's width:
