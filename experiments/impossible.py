@@ -6,7 +6,6 @@ ideas.*, paired.*, variants.* and the headline figures results/impossible/*.png,
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from common import arguments, headline_figures, rows_of, run_all, save_figure
@@ -15,7 +14,7 @@ from winnable.report import markdown, rate_text
 from winnable.runs.batch import solve_run
 from winnable.runs.read import read_runs
 from winnable.runs.sweep import combinations
-from winnable.stats import Z95, rate_of_row
+from winnable.stats import paired_difference, rate_of_row
 
 # The variant grid: every combination of the fifteen rule and the new-pile penalty.
 GRID = {"fifteen": ("once", "unlimited", "off"), "new_pile_penalty": ("every", "beyond_nine")}
@@ -60,13 +59,12 @@ def paired(rows, a, b):
     x, y = x.align(y, join="inner")
     n = len(x)
     only_b, only_a = int((y & ~x).sum()), int((x & ~y).sum())
-    d = (only_b - only_a) / n
-    se = np.sqrt(max(only_a + only_b - n * d * d, 0)) / n
+    d, low, high = paired_difference(only_a, only_b, n)
     return {"pair": f"{b} vs {a}", "games": f"{n:,}", f"{a} wins": f"{int(x.sum()):,}",
             f"{b} wins": f"{int(y.sum()):,}", f"won by {b} only": f"{only_b:,}",
             f"won by {a} only": f"{only_a:,}",
-            "difference (95% CI)": f"{100 * d:+.3f} [{100 * (d - Z95 * se):+.3f}, "
-                                   f"{100 * (d + Z95 * se):+.3f}] points"}
+            "difference (95% CI)": f"{100 * d:+.3f} [{100 * low:+.3f}, "
+                                   f"{100 * high:+.3f}] points"}
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ from winnable.shuffle import play_stream
 from winnable.solvers.chinese import nopeek as NP
 
 GAME = get_game("chinese")
-PLAYERS = ("strategy", "sampling", "random")
+PLAYERS = ("strategy", "sampling", "random", "hindsight")
+SEARCHING = ("sampling", "hindsight")  # the players that search samples (nodes > 0)
 STOCK_PLACES = [49, 50, 51]
 HIDDEN_PLACES = [7 * p + h for p in range(R.PILES) for h in range(R.FACE_DOWN[p])] + STOCK_PLACES
 # The cards shown last: the stock and the bottom card of each pile dealt face down.
@@ -61,7 +62,7 @@ def moves_while_views_agree(deal_a, deal_b, moves_a, moves_b, easy):
 
 
 @pytest.mark.parametrize("solver, seeds", [("strategy", range(1, 9)), ("random", range(1, 9)),
-                                           ("sampling", range(1, 4))])
+                                           ("sampling", range(1, 4)), ("hindsight", range(1, 4))])
 @pytest.mark.parametrize("places, least", [(HIDDEN_PLACES, 2), (DEEP_PLACES, 10)])
 def test_players_never_read_a_hidden_card(solver, seeds, places, least):
     """Two deals alike in all a player sees, different underneath: the same moves until a card
@@ -112,7 +113,7 @@ def test_view_shows_nothing_hidden_and_unseen_cards_are_the_hidden_ones():
 
 @pytest.mark.parametrize("easy", [False, True])
 def test_games_replay_legally_and_wins_are_never_thoughtful_losses(easy):
-    counts = {"strategy": 24, "random": 24, "sampling": 6}
+    counts = {"strategy": 24, "random": 24, "sampling": 6, "hindsight": 6}
     won = set()
     for solver in PLAYERS:
         deals = [GAME.deal(s) for s in range(1, counts[solver] + 1)]
@@ -122,7 +123,7 @@ def test_games_replay_legally_and_wins_are_never_thoughtful_losses(easy):
             score = ref.replay(GAME.format_deal(deal).split(), list(columns["moves"][k]), easy)
             assert score == columns["score"][k]
             assert columns["outcome"][k] == ("win" if score == 52 else "loss")
-            if solver != "sampling":
+            if solver not in SEARCHING:
                 assert columns["nodes"][k] == 0
             if score == 52:
                 won.add(k + 1)
@@ -154,3 +155,30 @@ def test_patience_ends_random_games_and_options_are_checked():
         play(GAME.deal(1), "sampling", samples=0)
     with pytest.raises(Exception, match="budget"):
         GAME.solve(1, solver="strategy", budget=5)
+    for solver in SEARCHING:
+        with pytest.raises(Exception, match="samples"):
+            play(GAME.deal(1), solver, samples=NP.MAX_SAMPLES + 1)
+    with pytest.raises(Exception, match="escalate"):
+        play(GAME.deal(1), "hindsight", escalate=0)
+    with pytest.raises(Exception, match="unknown"):
+        play(GAME.deal(1), "hindsight", unknown=3)
+    with pytest.raises(Exception, match="margin"):
+        play(GAME.deal(1), "hindsight", margin=101)
+    with pytest.raises(Exception, match="escalate"):
+        play(GAME.deal(1), "sampling", escalate=2)  # an option sampling does not take
+
+
+@pytest.mark.parametrize("solver", SEARCHING)
+def test_a_hint_is_the_move_the_game_makes_first(solver):
+    """``choose`` (hints) with no moves played draws the samples the game draws at its first
+    decision from the same stream, so it must pick the game's first move, and the same move
+    again when asked again."""
+    for seed in (2, 3):
+        deal = GAME.deal(seed)
+        rules = GAME.rules({})
+        options = GAME.solver_options(solver, {})
+        game = GAME.solve(seed, solver=solver)
+        player = NP.Player(rules, solver, options)
+        first = [player.choose(deal, [], play_stream(np.uint64(GAME.salt), deal))[0]
+                 for _ in range(2)]
+        assert [R.format_move(move) for move in first] == [game.moves[0]] * 2

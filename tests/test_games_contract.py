@@ -35,6 +35,7 @@ VARIANT_CASES = [pytest.param(*case, marks=pytest.mark.xfail(
 # Budgets that keep every solver to a fraction of a second a deal.
 OPTIONS = {("chinese", "thoughtful"): {"budget": 2000, "walks": 5},
            ("chinese", "sampling"): {"samples": 2, "budget": 300},
+           ("chinese", "hindsight"): {"samples": 2, "budget": 300},
            ("addario", "thoughtful"): {"budget": 100_000},
            ("impossible", "lookahead"): {"rollouts": 2},
            ("impossible", "halving"): {"budget": 8},

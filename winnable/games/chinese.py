@@ -10,6 +10,7 @@ import numpy as np
 from ..cards import code
 from ..rules import chinese as R
 from ..shuffle import play_stream
+from ..solvers.chinese import hindsight as HS
 from ..solvers.chinese import nopeek as NP
 from ..solvers.chinese import thoughtful as T
 from ..solvers.table import ENTRY_BYTES, LOSS, OUTCOME_NAMES, WIN, entries_for, memory_mb_for
@@ -68,6 +69,10 @@ LIMITS = {
     "lookahead": OptionLimits(0, unit="moves"),
     "patience": OptionLimits(1, unit="moves without progress"),
     "samples": OptionLimits(1, NP.MAX_SAMPLES),
+    "escalate": OptionLimits(1, 64, "budget factor of the searches on a close call; 1: none"),
+    "unknown": OptionLimits(0, 2, "half-wins an undecided search after a move counts"),
+    "margin": OptionLimits(0, 100, "percent of the won samples by which a move must beat "
+                           "strategy's"),
 }
 
 
@@ -97,6 +102,13 @@ class Chinese(Game):
                      lookahead=NP.DEFAULT_LOOKAHEAD, memory_mb=NP.DEFAULT_MEMORY_MB,
                      patience=NP.DEFAULT_PATIENCE)),
         SolverInfo(
+            "hindsight", "no peeking: solves samples of the unseen cards; plays the move that "
+            "wins the most of them", _no_peek("hindsight"),
+            _options(samples=HS.DEFAULT_SAMPLES, budget=HS.DEFAULT_BUDGET,
+                     escalate=HS.DEFAULT_ESCALATE, unknown=HS.DEFAULT_UNKNOWN,
+                     margin=HS.DEFAULT_MARGIN, lookahead=NP.DEFAULT_LOOKAHEAD,
+                     memory_mb=NP.DEFAULT_MEMORY_MB, patience=NP.DEFAULT_PATIENCE)),
+        SolverInfo(
             "random", "no peeking: a uniformly random legal move each turn", _no_peek("random"),
             _options(patience=NP.DEFAULT_PATIENCE), chunk=1000),
     )
@@ -124,7 +136,9 @@ class Chinese(Game):
     # 8 (thoughtful): the triples test h^3 (critical.dead3, option triples) in step 2 proves
     # losses that h^2 cannot (18 of the 36 strict deals of 1-2,000 that version 7 leaves
     # unknown).
-    solver_versions = {"thoughtful": 8, "sampling": 7, "random": 3}
+    # 1 (hindsight): perfect-information Monte Carlo over the samples (solvers/chinese/
+    # hindsight.py).
+    solver_versions = {"thoughtful": 8, "sampling": 7, "random": 3, "hindsight": 1}
     batch_chunk = 50
     bench_deals = 500
 

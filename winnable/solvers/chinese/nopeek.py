@@ -6,17 +6,19 @@ face-up cards and the foundations), but not where they are among the face-down p
 stock.  How that is enforced: the game loop (``play``) keeps the real position; after every move
 ``observe`` copies what is visible into the player's *view*, in which every face-down card reads
 ``HIDDEN`` (-1) and the deal (where the rules take the stock cards from) is all ``HIDDEN``.  The
-players (``strategy_choice``, ``sampling_choice``, ``random_choice``) are given the view only;
+players (``strategy_choice``, ``sampling_choice``, ``random_choice``, and ``hindsight_choice``
+of ``hindsight``) are given the view only;
 the real position is read by the rules engine alone, when a move turns a card up.
 
 A game ends when the foundations hold all 52 cards (``win``), or the player has no legal move or
 declares itself stuck (``loss``; score = cards on the foundations):
 
 * *Progress* is a card to a foundation, a face-down card turned up, or the stock dealt.  None can
-  be undone, so a position can repeat only between two of them.  ``strategy`` and ``sampling``
-  never make a move back to a position already reached since the last progress (positions that
-  differ only by the order of interchangeable piles count as the same: piles 4-7, and all piles
-  once the stock is dealt); they are stuck when no move is left that they are willing to make.
+  be undone, so a position can repeat only between two of them.  ``strategy``, ``sampling``
+  and ``hindsight`` never make a move back to a position already reached since the last
+  progress (positions that differ only by the order of interchangeable piles count as the
+  same: piles 4-7, and all piles once the stock is dealt); they are stuck when no move is left
+  that they are willing to make.
 * Every player, ``random`` included, is stuck after ``patience`` moves in a row without progress
   (default 200).
 
@@ -89,6 +91,9 @@ A game's random stream is its deal's play stream (``winnable.shuffle.play_stream
 of the deal's cards), so every game replays exactly from its deal, typed in or numbered;
 ``strategy`` draws nothing from it.
 
+``hindsight`` (its own module, ``hindsight.py``, with its docstring) plays the move that wins
+the most samples, drawn as ``sampling`` draws them; ``play`` calls it like the others.
+
 The module stays whole (about 800 lines): the three players and the game loop share the view
 (what a player sees, the first section below), ``sampling`` falls back on ``strategy`` move by
 move, and that no player reads a face-down card is checked against one file.
@@ -106,8 +111,8 @@ from . import position as P
 from . import search as CS
 from ..table import LOSS, WIN, TranspositionTable, mix64, remember
 
-STRATEGY, SAMPLING, RANDOM = 0, 1, 2
-PLAYERS = {"strategy": STRATEGY, "sampling": SAMPLING, "random": RANDOM}
+STRATEGY, SAMPLING, RANDOM, HINDSIGHT = 0, 1, 2, 3
+PLAYERS = {"strategy": STRATEGY, "sampling": SAMPLING, "random": RANDOM, "hindsight": HINDSIGHT}
 DEFAULT_SAMPLES = 5
 DEFAULT_BUDGET = 2000
 DEFAULT_LOOKAHEAD = 8
@@ -122,8 +127,8 @@ MOVE_BITS = np.int64(0xFFFFFFFF)  # the move; solvers may tag the bits above
 MAX_MOVES = 512
 NEVER = np.int64(1) << 62  # strategy key of a move the strategy player would not make
 
-# The game's settings, one int64 array.
-EASY, SEQUENCE, LOOKAHEAD, SAMPLES, BUDGET, PATIENCE = range(6)
+# The game's settings, one int64 array (ESCALATE, UNKNOWN, MARGIN: hindsight's options).
+EASY, SEQUENCE, LOOKAHEAD, SAMPLES, BUDGET, PATIENCE, ESCALATE, UNKNOWN, MARGIN = range(9)
 # The strategy's kinds of move, in order.
 TURN_UP, EVEN, PLAN, DIG, SPACE, STOCK, UNEVEN = range(1, 8)
 # A sample's status.  FAILED: no win within the budget; LOST: proven lost.
@@ -675,7 +680,9 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
     visited = np.empty(cfg[PATIENCE] + 2, dtype=np.uint64)
     visited[0] = view_key(view)
     nvisited = 1
-    sampler = new_sampler(cfg[SAMPLES] if player == SAMPLING else 1, deal)
+    memory = H.new_memory(cfg[SAMPLES] if player == SAMPLING or player == HINDSIGHT else 1,
+                          deal)
+    sampler = memory[0]
     sampler[0][SS_STAMP] = stamp
     nodes = 0
     n = 0
@@ -685,9 +692,13 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
             move = random_choice(view, cfg, rng, buffers[0])
         elif player == STRATEGY:
             move = strategy_choice(view, cfg, visited, nvisited, buffers)
-        else:
+        elif player == SAMPLING:
             move, spent = sampling_choice(view, cfg, rng, visited, nvisited, buffers, sampler,
                                           searcher)
+            nodes += spent
+        else:
+            move, spent = H.hindsight_choice(view, cfg, rng, visited, nvisited, buffers, memory,
+                                             searcher)
             nodes += spent
         if move < 0:
             break
@@ -699,6 +710,8 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
         observe(cards, length, down, found, misc, view)
         if player == SAMPLING:
             sampling_after(move, shown, sampler)
+        elif player == HINDSIGHT:
+            H.hindsight_after(move, shown, memory)
         if progress:
             idle = 0
             nvisited = 0
@@ -732,13 +745,20 @@ def choice_after(deal, line, player, cfg, rng, searcher, stamp):
             nvisited = 0
         visited[nvisited] = view_key(view)
         nvisited += 1
-    sampler = new_sampler(cfg[SAMPLES] if player == SAMPLING else 1, deal)
+    memory = H.new_memory(cfg[SAMPLES] if player == SAMPLING or player == HINDSIGHT else 1,
+                          deal)
+    sampler = memory[0]
     sampler[0][SS_STAMP] = stamp
     if player == RANDOM:
         return random_choice(view, cfg, rng, buffers[0]), 0, stamp
     if player == STRATEGY:
         return strategy_choice(view, cfg, visited, nvisited, buffers), 0, stamp
-    move, spent = sampling_choice(view, cfg, rng, visited, nvisited, buffers, sampler, searcher)
+    if player == SAMPLING:
+        move, spent = sampling_choice(view, cfg, rng, visited, nvisited, buffers, sampler,
+                                      searcher)
+    else:
+        move, spent = H.hindsight_choice(view, cfg, rng, visited, nvisited, buffers, memory,
+                                         searcher)
     return move, spent, sampler[0][SS_STAMP]
 
 
@@ -752,13 +772,16 @@ def new_searcher(memory_mb):
 
 def configure(rules, options):
     """A player's settings array for ``play`` and the buffer its moves are recorded in."""
-    cfg = np.zeros(6, dtype=np.int64)
+    cfg = np.zeros(9, dtype=np.int64)
     cfg[EASY] = bool(rules["easy"])
     cfg[SEQUENCE] = rules["blocks"] == "sequence"
     cfg[LOOKAHEAD] = int(options.get("lookahead", DEFAULT_LOOKAHEAD))
     cfg[SAMPLES] = int(options.get("samples", 1))
     cfg[BUDGET] = int(options.get("budget", 0))
     cfg[PATIENCE] = max(1, int(options["patience"]))
+    cfg[ESCALATE] = int(options.get("escalate", 1))
+    cfg[UNKNOWN] = int(options.get("unknown", 1))
+    cfg[MARGIN] = int(options.get("margin", 0))
     if not 1 <= cfg[SAMPLES] <= MAX_SAMPLES:
         raise ValueError(f"samples must be 1..{MAX_SAMPLES}, got {cfg[SAMPLES]}")
     # At most 74 progress moves (52 to foundations, 21 turn-ups, the stock), each after fewer
@@ -795,3 +818,8 @@ class Player:
                                           self.table.generation.current)
         self.table.generation.current = int(stamp)
         return int(move), int(nodes)
+
+
+# ``hindsight`` builds on the view, the sampler and ``strategy`` above, and ``play`` calls it:
+# imported last, so that either module may be imported first.
+from . import hindsight as H  # noqa: E402
