@@ -1,8 +1,9 @@
-"""Chinese Solitaire: the `hindsight` no-peek player against `sampling` on the same deals (issue
-39): win rates, the paired difference with its McNemar-style 95% interval, and seconds per game.
-Ranges: strict deals 1..N (tuning), easy deals 1..N_EASY, and strict deals from 200,001 (held
-out: looked at once, with the tuned defaults).  Each run is a resumable solve-batch file in
---runs-dir; rerunning reads them back.  Writes results/chinese/hindsight.{csv,md}.
+"""Chinese Solitaire: the `hindsight` no-peek player against `sampling` and `strategy` on the
+same deals (issue 39): win rates, the paired differences with their McNemar-style 95% intervals,
+and seconds per game.  Ranges: strict deals 1..N (tuning), easy deals 1..N_EASY, and strict
+deals from 200,001 (held out: looked at once, with the tuned defaults).  Each run is a
+resumable solve-batch file in --runs-dir; rerunning reads them back.  Writes
+results/chinese/hindsight.{csv,md}.
 
     python experiments/chinese_hindsight.py --n 2000 --easy-n 1000 --held-out-n 2000 --workers 1
 """
@@ -31,35 +32,47 @@ def pct(x):
     return f"{100 * x:.2f}%"
 
 
-def compare(name, variant, start, n, args):
-    """One table row: both players on deals start..start+n-1."""
-    a, b = (run(solver, variant, start, n, args) for solver in PAIR)
-    won_a, won_b = (df.outcome == "win" for df in (a, b))
+def paired(base, this):
+    """(only base, only this, 'difference [interval]' in points) of two runs on the same deals."""
+    won_a, won_b = (df.outcome == "win" for df in (base, this))
     won_a, won_b = won_a.align(won_b, join="inner")
     only_a, only_b = int((won_a & ~won_b).sum()), int((won_b & ~won_a).sum())
     d, low, high = paired_difference(only_a, only_b, len(won_a))
+    return only_a, only_b, f"{100 * d:+.2f} [{100 * low:+.2f}, {100 * high:+.2f}]"
 
-    def rate(won):
+
+def compare(name, variant, start, n, args):
+    """One table row: the three players on deals start..start+n-1."""
+    a, b, c = (run(solver, variant, start, n, args) for solver in PAIR + ("strategy",))
+    only_a, only_b, diff = paired(a, b)
+    _, _, diff_strategy = paired(c, b)
+
+    def rate(df):
+        won = df.outcome == "win"
         lo, hi = wilson_interval(int(won.sum()), len(won))
         return f"{pct(won.mean())} [{pct(lo)}, {pct(hi)}]"
 
-    return {"deals": name, "games": f"{len(won_a):,}", "sampling": rate(won_a),
-            "hindsight": rate(won_b), "won by hindsight only": only_b,
+    return {"deals": name, "games": f"{len(b):,}", "strategy": rate(c), "sampling": rate(a),
+            "hindsight": rate(b), "won by hindsight only": only_b,
             "won by sampling only": only_a,
-            "difference (95% CI), points": f"{100 * d:+.2f} [{100 * low:+.2f}, {100 * high:+.2f}]",
+            "difference (95% CI), points": diff,
+            "difference vs strategy (95% CI), points": diff_strategy,
             "s/game sampling": f"{a.seconds.mean():.3f}",
             "s/game hindsight": f"{b.seconds.mean():.3f}",
             "nodes/game hindsight": f"{b.nodes.mean():,.0f}"}
 
 
 NOTES = """
-Both players see only what a person sees and draw their samples the same way from each deal's
-play stream. The difference is hindsight's win rate minus sampling's on the same games, with the
-paired (McNemar-style) 95% interval from the deals won by one player only
-(`winnable.stats.paired_difference`). Seconds per game: the wall-clock time each game took in
-its worker (`seconds` column), run with one worker at the lowest priority on a shared machine,
-so an upper bound on the CPU time (results/NOTES.md gives CPU seconds). The held-out range, when
-it has a row, was run once with the final defaults and not looked at while tuning.
+The players see only what a person sees; `sampling` and `hindsight` draw their samples the same
+way from each deal's play stream, and `hindsight` (version 2, the defaults: `judge=3`) plays
+`sampling`'s move except where strategy rollouts on the samples choose another (where sampling
+vetoes `strategy`'s move, or a won sample proves it lost). The difference is hindsight's win
+rate minus sampling's (or strategy's) on the same games, with the paired (McNemar-style) 95%
+interval from the deals won by one player only (`winnable.stats.paired_difference`). Seconds per
+game: the wall-clock time each game took in its worker (`seconds` column), run with one worker
+on a machine shared with other work, so an upper bound on the CPU time (results/NOTES.md
+gives CPU seconds). The held-out range, when it has a row, was run once with the final defaults
+and not looked at while tuning.
 """
 
 
@@ -75,7 +88,8 @@ if __name__ == "__main__":
     out = Path(args.results_dir) / "chinese"
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "hindsight.csv", index=False)
-    text = ("# Chinese Solitaire: `hindsight` against `sampling` (the same deals)\n\n"
+    text = ("# Chinese Solitaire: `hindsight` against `sampling` and `strategy` (the same "
+            "deals)\n\n"
             + markdown(table, {c: c for c in table.columns}) + NOTES)
     (out / "hindsight.md").write_text(text)
     print(text)

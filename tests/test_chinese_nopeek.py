@@ -61,19 +61,23 @@ def moves_while_views_agree(deal_a, deal_b, moves_a, moves_b, easy):
     return i
 
 
-@pytest.mark.parametrize("solver, seeds", [("strategy", range(1, 9)), ("random", range(1, 9)),
-                                           ("sampling", range(1, 4)), ("hindsight", range(1, 4))])
+@pytest.mark.parametrize("solver, seeds, options", [
+    ("strategy", range(1, 9), {}), ("random", range(1, 9), {}), ("sampling", range(1, 4), {}),
+    ("hindsight", range(1, 4), {}),  # judge 3: sampling's veto and rollouts
+    ("hindsight", range(1, 3), {"judge": 1, "samples": 3, "width": 2, "rollout_plan": 300}),
+    ("hindsight", range(1, 3), {"judge": 0})])
 @pytest.mark.parametrize("places, least", [(HIDDEN_PLACES, 2), (DEEP_PLACES, 10)])
-def test_players_never_read_a_hidden_card(solver, seeds, places, least):
+def test_players_never_read_a_hidden_card(solver, seeds, options, places, least):
     """Two deals alike in all a player sees, different underneath: the same moves until a card
-    shown differs (shuffling only the deepest places makes that come late)."""
+    shown differs (shuffling only the deepest places makes that come late).  The rollouts of
+    ``hindsight`` play on samples, so they must not see the deal either."""
     rng = random.Random(7)
     covered = []
     for seed in seeds:
         deal = GAME.deal(seed)
         other = rearranged_underneath(deal, places, rng)
         # Both games get the same random stream (that of deal `seed`).
-        columns = play([deal, other], solver, stream=seed)
+        columns = play([deal, other], solver, stream=seed, **options)
         covered.append(moves_while_views_agree(deal, other, *columns["moves"], False))
     assert min(covered) >= 1 and max(covered) >= least, covered
 
@@ -166,6 +170,40 @@ def test_patience_ends_random_games_and_options_are_checked():
         play(GAME.deal(1), "hindsight", margin=101)
     with pytest.raises(Exception, match="escalate"):
         play(GAME.deal(1), "sampling", escalate=2)  # an option sampling does not take
+    with pytest.raises(Exception, match="judge"):
+        play(GAME.deal(1), "hindsight", judge=4)
+    with pytest.raises(Exception, match="width"):
+        play(GAME.deal(1), "hindsight", width=0)
+
+
+def test_hindsight_judging_one_move_plays_as_sampling():
+    """Judge 3 with ``width=1`` gives the rollouts one move, sampling's: the same games."""
+    deals = [GAME.deal(s) for s in range(1, 7)]
+    sampling = play(deals, "sampling")
+    one = play(deals, "hindsight", judge=3, width=1, samples=NP.DEFAULT_SAMPLES)
+    assert [list(m) for m in one["moves"]] == [list(m) for m in sampling["moves"]]
+
+
+def test_a_rollout_on_the_deal_itself_is_the_strategy_game():
+    """A rollout is the game loop with ``strategy``: from the first position of a deal, with
+    the deal as its sample, the full plan and no search at the end, it plays strategy's game."""
+    from winnable.solvers.chinese import hindsight as H
+    rules = GAME.rules({})
+    strategy = NP.Player(rules, "strategy", GAME.solver_options("strategy", {}))
+    options = dict(GAME.solver_options("hindsight", {}), rollout_plan=NP.PLAN_NODES)
+    player = NP.Player(rules, "hindsight", options)
+    for seed in (1, 2, 3, 4, 5):
+        deal = GAME.deal(seed)
+        won, score, _, line = strategy.play(deal, play_stream(np.uint64(GAME.salt), deal))
+        cards, length, down, found, misc = R.new_state(deal)
+        view = NP.new_view(deal)
+        NP.observe(cards, length, down, found, misc, view)
+        visited = np.array([NP.view_key(view)], dtype=np.uint64)
+        memory = H.new_memory(1, deal, player.cfg)
+        sample = (cards, length, down, found, misc, deal.copy())
+        got = H.rollout(sample, int(line[0]), visited, 1, memory[5], 0, memory[0][0],
+                        player.searcher)
+        assert got == (score, len(line)), seed
 
 
 @pytest.mark.parametrize("solver", SEARCHING)

@@ -73,6 +73,14 @@ LIMITS = {
     "unknown": OptionLimits(0, 2, "half-wins an undecided search after a move counts"),
     "margin": OptionLimits(0, 100, "percent of the won samples by which a move must beat "
                            "strategy's"),
+    "judge": OptionLimits(0, 3, "0: thoughtful searches of the samples; 1: strategy "
+                          "rollouts; 2: sampling's veto, its replacement chosen by rollouts; "
+                          "3: also rollouts where a won sample proves strategy's move lost"),
+    "width": OptionLimits(1, NP.MAX_MOVES, "moves judged by rollouts, in strategy's order"),
+    "rollout_plan": OptionLimits(1, NP.PLAN_NODES, "positions the plan of a rollout's "
+                                 "strategy may search"),
+    "finish": OptionLimits(0, unit="search nodes: a rollout that reaches a position with "
+                           "every card seen is searched with this budget; 0: played out"),
 }
 
 
@@ -106,7 +114,9 @@ class Chinese(Game):
             "wins the most of them", _no_peek("hindsight"),
             _options(samples=HS.DEFAULT_SAMPLES, budget=HS.DEFAULT_BUDGET,
                      escalate=HS.DEFAULT_ESCALATE, unknown=HS.DEFAULT_UNKNOWN,
-                     margin=HS.DEFAULT_MARGIN, lookahead=NP.DEFAULT_LOOKAHEAD,
+                     margin=HS.DEFAULT_MARGIN, judge=HS.DEFAULT_JUDGE,
+                     width=HS.DEFAULT_WIDTH, rollout_plan=HS.DEFAULT_ROLLOUT_PLAN,
+                     finish=HS.DEFAULT_FINISH, lookahead=NP.DEFAULT_LOOKAHEAD,
                      memory_mb=NP.DEFAULT_MEMORY_MB, patience=NP.DEFAULT_PATIENCE)),
         SolverInfo(
             "random", "no peeking: a uniformly random legal move each turn", _no_peek("random"),
@@ -138,7 +148,10 @@ class Chinese(Game):
     # unknown).
     # 1 (hindsight): perfect-information Monte Carlo over the samples (solvers/chinese/
     # hindsight.py).
-    solver_versions = {"thoughtful": 8, "sampling": 7, "random": 3, "hindsight": 1}
+    # 2 (hindsight): sampling's veto, with strategy rollouts on the samples choosing where the
+    # veto acts or a won sample proves strategy's move lost (option judge=3; judge=0 is
+    # version 1's search-vote).
+    solver_versions = {"thoughtful": 8, "sampling": 7, "random": 3, "hindsight": 2}
     batch_chunk = 50
     bench_deals = 500
 

@@ -1,8 +1,38 @@
-"""Chinese Solitaire: ``hindsight``, a no-peek player that picks the move winning most samples.
+"""Chinese Solitaire: ``hindsight``, a no-peek player that judges moves on samples of the unseen
+cards.
 
-Perfect-information Monte Carlo (hindsight optimisation; Bjarnason, Fern & Tadepalli 2009 for
-Klondike) over the view of ``nopeek``: it sees what a person sees, and every sample it searches
-is an arrangement of the cards it has not seen.
+It sees what a person sees (the view of ``nopeek``), and every sample it plays or searches is
+an arrangement of the cards it has not seen, drawn as ``sampling`` draws them.  Option ``judge``
+says how moves are judged on the samples:
+
+* ``judge=3`` (the default, version 2): ``sampling``'s move (``strategy``'s unless most won
+  samples prove it lost: ``nopeek.sampling_choice``, the same samples and searches), with
+  *rollouts* where that rule is in doubt: when it vetoed ``strategy``'s move, its replacement
+  and the next moves in ``strategy``'s order (``width`` moves in all, default
+  ``DEFAULT_WIDTH``, the vetoed one left out); when it kept ``strategy``'s move but some won
+  sample proves that move lost (*contested*), that move and the next ones (``width`` in all).
+  The judged moves are played on every sample and followed by ``strategy`` (``rollout``);
+  the move with the most won rollouts is played, ties going to the first judged (sampling's
+  own), the first judged ``margin`` percent of the samples ahead (default 0).  A rollout's
+  ``strategy`` searches its plan over at most ``rollout_plan`` positions (default 2,000, a
+  tenth of the player's; it plays 61% of strict deals 1-300 at a quarter of the time), and
+  once at most one card is unseen (nothing left to guess) the rollout ends with the
+  thoughtful search of the sample at ``finish`` nodes (default 2,000): won if it finds a win,
+  lost if it proves a loss, played on otherwise.
+* ``judge=2``: the same, rollouts only where the veto acts.
+* ``judge=1``: rollouts alone, at every decision: the first ``width`` moves in ``strategy``'s
+  order, ``strategy``'s own ``margin`` percent ahead; no win anywhere: the most cards on the
+  foundations over the samples.
+* ``judge=0`` (version 1; ``margin=50`` was its default): the move that wins the most samples
+  in searches with every card of the sample known, below.
+
+Why rollouts: a line found with every card known may use cards the player cannot see
+(strategy fusion), and judge 0 measured below ``sampling``; a rollout's ``strategy`` sees only
+the sample's view, as the player would, so its wins are wins a no-peek player can have.  The
+search that ends a rollout sees no hidden card either (at most one is unseen).
+
+Judge 0.  Perfect-information Monte Carlo (hindsight optimisation; Bjarnason, Fern &
+Tadepalli 2009 for Klondike).
 
 Samples.  ``samples`` (K, default ``DEFAULT_SAMPLES``) arrangements of the unseen cards, drawn
 exactly as the ``sampling`` player draws them (``nopeek._draw``: a Fisher-Yates shuffle of the
@@ -65,10 +95,10 @@ by ``nopeek.play`` alone, when a move turns a card up.  ``tests/test_chinese_nop
 pairs of deals alike in every visible card and different underneath, with one random stream,
 and checks that the moves agree until a shown card differs.
 
-``nodes`` counts every node the searches spent.  The state lives in a tuple ``memory``
-(``new_memory``): the ``sampling`` player's sampler (state, book, lines, hidden cards, sample
-position) and, per won sample and candidate, the outcome, line length and line after the
-candidate.
+``nodes`` counts every node the searches spent, and every move a rollout played.  The state
+lives in a tuple ``memory`` (``new_memory``): the ``sampling`` player's sampler (state, book,
+lines, hidden cards, sample position); per won sample and candidate, the outcome, line length
+and line after the candidate (judge 0); the rollouts' workspace.
 """
 
 from __future__ import annotations
@@ -80,33 +110,217 @@ from ...rules import chinese as R
 from . import nopeek as NP
 from . import search as CS
 
-DEFAULT_SAMPLES = 8
+DEFAULT_SAMPLES = 5  # as sampling's, so the two play alike until they part
 DEFAULT_BUDGET = 2000
 DEFAULT_ESCALATE = 4
 DEFAULT_UNKNOWN = 2  # half-wins an undecided search counts: a win (step 4)
-DEFAULT_MARGIN = 50  # percent of the won samples strategy's move starts ahead by
+DEFAULT_MARGIN = 0  # percent of the samples the first judged move starts ahead by
+DEFAULT_JUDGE = 3  # sampling's veto, rollouts where it is contested
+DEFAULT_WIDTH = 3  # moves judged by rollouts
+DEFAULT_ROLLOUT_PLAN = 2000  # positions a rollout's plan may search
+DEFAULT_FINISH = 2000  # budget of the search that ends a rollout once every card is seen
 MAX_CHOICES = 8  # candidates scored at one decision at most (strategy's first)
 UNSCORED = -1
 
 
 @jit
-def new_memory(samples, deal):
+def new_memory(samples, deal, cfg):
     """The player's memory: the sampler of ``nopeek`` and, per sample and candidate, the
     outcome after the candidate (UNSCORED: not searched), the line's length and the line; the
-    candidates of the last decision."""
+    candidates of the last decision; the rollouts' workspace (``new_rollouts``)."""
     k = max(samples, 1)
     trial = np.full((k, MAX_CHOICES), UNSCORED, dtype=np.int64)
     trial_length = np.zeros((k, MAX_CHOICES), dtype=np.int64)
     trial_lines = np.zeros((k, MAX_CHOICES, CS.MAX_DEPTH), dtype=np.int64)
     chosen = np.full(MAX_CHOICES, -1, dtype=np.int64)
-    return NP.new_sampler(samples, deal), trial, trial_length, trial_lines, chosen
+    return (NP.new_sampler(samples, deal), trial, trial_length, trial_lines, chosen,
+            new_rollouts(deal, cfg))
+
+
+@jit
+def new_rollouts(deal, cfg):
+    """What a rollout plays with: its own view, positions seen, move buffers and settings (the
+    player's, with the plan capped at ``ROLLOUT_PLAN`` positions)."""
+    rcfg = cfg.copy()
+    rcfg[NP.PLAN_CAP] = cfg[NP.ROLLOUT_PLAN]
+    return (NP.new_view(deal), np.empty(2 * cfg[NP.PATIENCE] + 4, dtype=np.uint64),
+            (np.empty(NP.MAX_MOVES, dtype=np.int64), np.empty(NP.MAX_MOVES, dtype=np.int64),
+             np.empty(NP.MAX_MOVES, dtype=np.int64)), rcfg)
+
+
+@jit
+def _all_seen(down, misc):
+    """At most one card unseen: nothing left to guess."""
+    hidden = 0 if misc[R.STOCK_DEALT] else 3
+    for p in range(R.PILES):
+        hidden += down[p]
+    return hidden <= 1
+
+
+@jit
+def rollout(sample, first, visited, nvisited, ws, finish, state, searcher):
+    """Play ``first`` and then ``strategy`` (with the rollout settings) on the sample, as the
+    game loop would: the strategy player sees the sample's view only.  Returns (cards on the
+    foundations at the end, moves played)."""
+    rview, rvisited, rbuffers, rcfg = ws
+    cards, length, down, found, misc, deal = sample
+    NP.observe(cards, length, down, found, misc, rview)
+    nv = min(nvisited, rvisited.shape[0] // 2)  # the latest positions (hints after long lines)
+    rvisited[:nv] = visited[nvisited - nv:nvisited]
+    idle = nv - 1
+    move = first
+    steps = 0
+    while True:
+        progress = NP.is_progress(rview[1], rview[2], move)
+        R.apply_move(cards, length, down, found, misc, deal, move)
+        steps += 1
+        if misc[R.SCORE] == R.N_CARDS:
+            break
+        if finish > 0 and _all_seen(down, misc):
+            # Nothing hidden any more: the player knows the position, and a search that finds
+            # a win (or proves a loss) tells what it can do from here.
+            outcome, nodes, _ = NP.solve_sample(sample, rcfg, finish, state, searcher)
+            if outcome == NP.WON:
+                return R.N_CARDS, steps + nodes
+            if outcome == NP.LOST:
+                return misc[R.SCORE], steps + nodes
+            finish = 0
+        NP.observe(cards, length, down, found, misc, rview)
+        if progress:
+            idle = 0
+            nv = 0
+        else:
+            idle += 1
+            if idle >= rcfg[NP.PATIENCE] or nv >= rvisited.shape[0]:
+                break
+        rvisited[nv] = NP.view_key(rview)
+        nv += 1
+        move = NP.strategy_choice(rview, rcfg, rvisited, nv, rbuffers)
+        if move < 0:
+            break
+    return misc[R.SCORE], steps
+
+
+@jit
+def _rollout_among(view, cfg, visited, nvisited, cand, m, first_ahead, memory, searcher):
+    """Each of the m moves ``cand`` is played on every sample and followed by ``strategy``
+    (``rollout``); returns (index of the move with the most wins, moves and nodes spent).
+    ``first_ahead``: the first move starts ``margin`` percent of the samples ahead (dropped if
+    it wins no sample); ties go to the earlier move; no win anywhere: the most cards on the
+    foundations in total.  The first move returns at once when it wins every sample."""
+    sampler = memory[0]
+    ws = memory[5]
+    state, book, lines, hidden, sample = sampler
+    count = state[NP.SS_COUNT]
+    spent = 0
+    best = 0
+    best_value = -1
+    best_total = -1
+    any_win = False
+    for j in range(m):
+        bonus = cfg[NP.MARGIN] * count if j == 0 and first_ahead else 0
+        wins = 0
+        total = 0
+        done = True
+        for k in range(count):
+            NP.fill_sample(view, hidden[k], sample)
+            score, steps = rollout(sample, cand[j], visited, nvisited, ws, cfg[NP.FINISH],
+                                   state, searcher)
+            spent += steps
+            wins += score == R.N_CARDS
+            total += score
+            if any_win and 100 * (wins + count - 1 - k) + bonus <= best_value:
+                done = False
+                break
+        if j == 0 and wins == count:
+            return 0, spent
+        if j == 0 and wins == 0:
+            bonus = 0
+        if not done:
+            continue
+        value = 100 * wins + bonus
+        if wins > 0 and not any_win:
+            any_win = True
+            best, best_value, best_total = j, value, total
+        elif any_win and value > best_value:
+            best, best_value, best_total = j, value, total
+        elif not any_win and total > best_total:
+            best, best_value, best_total = j, value, total
+    return best, spent
+
+
+@jit
+def _rollout_move(view, cfg, visited, nvisited, buffers, memory, searcher):
+    """Rollout judge (``judge=1``): the first ``width`` moves in strategy's order, judged by
+    ``_rollout_among`` (strategy's own move, when it has one, ``margin`` percent ahead).
+    Returns (move, moves and nodes spent in rollouts)."""
+    moves, keys, scratch = buffers
+    n = NP.candidates(view, cfg, visited, nvisited, moves)
+    NP.strategy_keys(view, cfg, visited, nvisited, moves, n, keys, scratch)
+    order = np.argsort(keys[:n], kind="mergesort")
+    m = min(n, max(cfg[NP.WIDTH], 1))
+    cand = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        cand[j] = moves[order[j]]
+    best, spent = _rollout_among(view, cfg, visited, nvisited, cand, m,
+                                 keys[order[0]] < NP.NEVER, memory, searcher)
+    return cand[best], spent
+
+
+@jit
+def _veto_then_rollouts(view, cfg, rng, visited, nvisited, buffers, memory, searcher):
+    """Judge 2: ``sampling``'s move; when it vetoed ``strategy``'s (most won samples prove it
+    lost), its replacement and the next moves in strategy's order (``width`` in all, the
+    vetoed move left out) are judged by rollouts, the replacement ``margin`` percent ahead."""
+    sampler = memory[0]
+    state, book, lines, hidden, sample = sampler
+    move, spent = NP.sampling_choice(view, cfg, rng, visited, nvisited, buffers, sampler,
+                                     searcher)
+    moves, keys, scratch = buffers
+    n = NP.candidates(view, cfg, visited, nvisited, moves)
+    if move < 0 or n <= 2:
+        return move, spent
+    NP.strategy_keys(view, cfg, visited, nvisited, moves, n, keys, scratch)
+    order = np.argsort(keys[:n], kind="mergesort")
+    first = moves[order[0]]
+    if keys[order[0]] >= NP.NEVER:
+        return move, spent
+    if first == move:
+        # Judge 3: strategy's move kept, but proven lost in some won sample: contested, so it
+        # and the next moves in strategy's order are judged by rollouts, it ``margin`` ahead.
+        contested = 0
+        for k in range(state[NP.SS_COUNT]):
+            contested += book[k, NP.STATUS] == NP.WON and book[k, NP.PENDING] == NP.LOST
+        if cfg[NP.JUDGE] < 3 or contested == 0:
+            return move, spent
+        m = min(n, max(cfg[NP.WIDTH], 1))
+        cand = np.empty(m, dtype=np.int64)
+        for j in range(m):
+            cand[j] = moves[order[j]]
+        best, more = _rollout_among(view, cfg, visited, nvisited, cand, m, True, memory,
+                                    searcher)
+        if best != 0:
+            book[:, NP.PENDING] = NP.STALE
+        return cand[best], spent + more
+    m = min(n - 1, max(cfg[NP.WIDTH], 1))
+    cand = np.empty(m, dtype=np.int64)
+    cand[0] = move
+    j = 1
+    for i in order:
+        if j < m and moves[i] != first and moves[i] != move:
+            cand[j] = moves[i]
+            j += 1
+    best, more = _rollout_among(view, cfg, visited, nvisited, cand, j, True, memory, searcher)
+    if best != 0:
+        book[:, NP.PENDING] = NP.STALE  # the won samples are searched again after it
+    return cand[best], spent + more
 
 
 @jit
 def _score_one(view, cfg, budget, memory, searcher, k, c):
     """Search won sample k after candidate c (unless its line starts with it).  Returns the
     nodes spent."""
-    sampler, trial, trial_length, trial_lines, chosen = memory
+    sampler, trial, trial_length, trial_lines, chosen, _ = memory
     state, book, lines, hidden, sample = sampler
     move = chosen[c]
     if NP.next_move(lines, book, k) == move:
@@ -133,7 +347,7 @@ def _value(trial, k, c, unknown):
 def _candidates(view, moves, keys, n, strategy, memory):
     """Fill ``chosen`` with the candidates (strategy's choice, then the won lines' first moves,
     one per resulting view, in strategy's order); returns how many."""
-    sampler, trial, trial_length, trial_lines, chosen = memory
+    sampler, trial, trial_length, trial_lines, chosen, _ = memory
     state, book, lines, hidden, sample = sampler
     pick = np.zeros(n, dtype=np.bool_)
     if strategy >= 0:
@@ -175,7 +389,7 @@ def _score(trial, c, won_rows, nwon, unknown):
 def _hindsight_move(view, cfg, visited, nvisited, buffers, memory, searcher):
     """Steps 2-6 of the module's docstring: (move or -1 if no sample is won, nodes spent)."""
     moves, keys, scratch = buffers
-    sampler, trial, trial_length, trial_lines, chosen = memory
+    sampler, trial, trial_length, trial_lines, chosen, _ = memory
     state, book, lines, hidden, sample = sampler
     n = NP.candidates(view, cfg, visited, nvisited, moves)
     budget = cfg[NP.BUDGET] * (1 if state[NP.SS_COUNT] > 1 else cfg[NP.SAMPLES]) \
@@ -246,6 +460,8 @@ def _hindsight_move(view, cfg, visited, nvisited, buffers, memory, searcher):
 @jit
 def hindsight_choice(view, cfg, rng, visited, nvisited, buffers, memory, searcher):
     """Returns (move or -1, nodes searched)."""
+    if cfg[NP.JUDGE] >= 2:
+        return _veto_then_rollouts(view, cfg, rng, visited, nvisited, buffers, memory, searcher)
     moves = buffers[0]
     sampler = memory[0]
     state, book, lines, hidden, sample = sampler
@@ -258,6 +474,8 @@ def hindsight_choice(view, cfg, rng, visited, nvisited, buffers, memory, searche
         return moves[safe], 0
     if state[NP.SS_DRAW]:
         NP._draw(view, cfg, rng, state, book, hidden)
+    if cfg[NP.JUDGE] == 1:
+        return _rollout_move(view, cfg, visited, nvisited, buffers, memory, searcher)
     move, spent = _hindsight_move(view, cfg, visited, nvisited, buffers, memory, searcher)
     if move >= 0:
         return move, spent
@@ -273,11 +491,14 @@ def hindsight_choice(view, cfg, rng, visited, nvisited, buffers, memory, searche
 
 
 @jit
-def hindsight_after(move, shown, memory):
+def hindsight_after(move, shown, memory, judge):
     """After a move: new samples once a card was shown; else each won sample keeps the rest of
     its line, or what was found after the move, or is searched again (step 6)."""
-    sampler, trial, trial_length, trial_lines, chosen = memory
+    sampler, trial, trial_length, trial_lines, chosen, _ = memory
     state, book, lines, hidden, sample = sampler
+    if judge >= 2:
+        NP.sampling_after(move, shown, sampler)
+        return
     if shown:
         state[NP.SS_DRAW] = 1
         return

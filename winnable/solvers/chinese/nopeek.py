@@ -127,8 +127,11 @@ MOVE_BITS = np.int64(0xFFFFFFFF)  # the move; solvers may tag the bits above
 MAX_MOVES = 512
 NEVER = np.int64(1) << 62  # strategy key of a move the strategy player would not make
 
-# The game's settings, one int64 array (ESCALATE, UNKNOWN, MARGIN: hindsight's options).
-EASY, SEQUENCE, LOOKAHEAD, SAMPLES, BUDGET, PATIENCE, ESCALATE, UNKNOWN, MARGIN = range(9)
+# The game's settings, one int64 array (ESCALATE and after: hindsight's options; PLAN_CAP:
+# the positions strategy's plan may search, ``PLAN_NODES`` but in hindsight's rollouts).
+(EASY, SEQUENCE, LOOKAHEAD, SAMPLES, BUDGET, PATIENCE, ESCALATE, UNKNOWN, MARGIN, PLAN_CAP,
+ JUDGE, WIDTH, ROLLOUT_PLAN, FINISH) = range(14)
+SETTINGS = 14
 # The strategy's kinds of move, in order.
 TURN_UP, EVEN, PLAN, DIG, SPACE, STOCK, UNEVEN = range(1, 8)
 # A sample's status.  FAILED: no win within the budget; LOST: proven lost.
@@ -327,12 +330,16 @@ def plan(view, cfg, visited, nvisited, scratch):
     after which a move of kind TURN_UP or EVEN exists (iterative deepening over the view, at
     most PLAN_NODES positions); -1 if none."""
     depth_limit = max(cfg[LOOKAHEAD], 1)
+    cap = cfg[PLAN_CAP] if 0 < cfg[PLAN_CAP] < PLAN_NODES else PLAN_NODES
+    size = PLAN_TABLE
+    while size >= 4 * cap and size > 1024:
+        size //= 2  # at least twice the cap; PLAN_TABLE itself at the default cap
     stack = np.empty((depth_limit, MAX_MOVES), dtype=np.int64)
     count = np.zeros(depth_limit, dtype=np.int64)
     nxt = np.zeros(depth_limit, dtype=np.int64)
     token = np.zeros(depth_limit, dtype=np.int64)
     path = np.zeros(depth_limit, dtype=np.int64)
-    table = np.zeros(PLAN_TABLE, dtype=np.uint64)
+    table = np.zeros(size, dtype=np.uint64)
     nodes = 0
     for limit in range(1, depth_limit + 1):
         table[:] = 0
@@ -348,7 +355,7 @@ def plan(view, cfg, visited, nvisited, scratch):
                 continue
             move = stack[depth, nxt[depth]]
             nxt[depth] += 1
-            if nodes >= PLAN_NODES or leads_back(view, move, visited, nvisited):
+            if nodes >= cap or leads_back(view, move, visited, nvisited):
                 continue
             token[depth] = apply(view, move)
             path[depth] = move
@@ -366,7 +373,7 @@ def plan(view, cfg, visited, nvisited, scratch):
                 nxt[depth] = 0
             else:
                 undo(view, move, token[depth])
-        if nodes >= PLAN_NODES:
+        if nodes >= cap:
             break
     return -1
 
@@ -681,7 +688,7 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
     visited[0] = view_key(view)
     nvisited = 1
     memory = H.new_memory(cfg[SAMPLES] if player == SAMPLING or player == HINDSIGHT else 1,
-                          deal)
+                          deal, cfg)
     sampler = memory[0]
     sampler[0][SS_STAMP] = stamp
     nodes = 0
@@ -711,7 +718,7 @@ def play(deal, player, cfg, rng, record, searcher, stamp):
         if player == SAMPLING:
             sampling_after(move, shown, sampler)
         elif player == HINDSIGHT:
-            H.hindsight_after(move, shown, memory)
+            H.hindsight_after(move, shown, memory, cfg[JUDGE])
         if progress:
             idle = 0
             nvisited = 0
@@ -746,7 +753,7 @@ def choice_after(deal, line, player, cfg, rng, searcher, stamp):
         visited[nvisited] = view_key(view)
         nvisited += 1
     memory = H.new_memory(cfg[SAMPLES] if player == SAMPLING or player == HINDSIGHT else 1,
-                          deal)
+                          deal, cfg)
     sampler = memory[0]
     sampler[0][SS_STAMP] = stamp
     if player == RANDOM:
@@ -772,7 +779,7 @@ def new_searcher(memory_mb):
 
 def configure(rules, options):
     """A player's settings array for ``play`` and the buffer its moves are recorded in."""
-    cfg = np.zeros(9, dtype=np.int64)
+    cfg = np.zeros(SETTINGS, dtype=np.int64)
     cfg[EASY] = bool(rules["easy"])
     cfg[SEQUENCE] = rules["blocks"] == "sequence"
     cfg[LOOKAHEAD] = int(options.get("lookahead", DEFAULT_LOOKAHEAD))
@@ -782,6 +789,11 @@ def configure(rules, options):
     cfg[ESCALATE] = int(options.get("escalate", 1))
     cfg[UNKNOWN] = int(options.get("unknown", 1))
     cfg[MARGIN] = int(options.get("margin", 0))
+    cfg[PLAN_CAP] = PLAN_NODES
+    cfg[JUDGE] = int(options.get("judge", 0))
+    cfg[WIDTH] = int(options.get("width", MAX_MOVES))
+    cfg[ROLLOUT_PLAN] = int(options.get("rollout_plan", PLAN_NODES))
+    cfg[FINISH] = int(options.get("finish", 0))
     if not 1 <= cfg[SAMPLES] <= MAX_SAMPLES:
         raise ValueError(f"samples must be 1..{MAX_SAMPLES}, got {cfg[SAMPLES]}")
     # At most 74 progress moves (52 to foundations, 21 turn-ups, the stock), each after fewer
