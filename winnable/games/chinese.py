@@ -110,8 +110,8 @@ class Chinese(Game):
                      lookahead=NP.DEFAULT_LOOKAHEAD, memory_mb=NP.DEFAULT_MEMORY_MB,
                      patience=NP.DEFAULT_PATIENCE)),
         SolverInfo(
-            "hindsight", "no peeking: solves samples of the unseen cards; plays the move that "
-            "wins the most of them", _no_peek("hindsight"),
+            "hindsight", "no peeking: sampling's move, with strategy rollouts on the samples "
+            "choosing where its searches are in doubt", _no_peek("hindsight"),
             _options(samples=HS.DEFAULT_SAMPLES, budget=HS.DEFAULT_BUDGET,
                      escalate=HS.DEFAULT_ESCALATE, unknown=HS.DEFAULT_UNKNOWN,
                      margin=HS.DEFAULT_MARGIN, judge=HS.DEFAULT_JUDGE,

@@ -66,7 +66,7 @@ decision:
    won, 0 if proven lost, ``unknown`` if the search fails (default ``DEFAULT_UNKNOWN`` = 2: an
    undecided search counts as a win, so that only a proof of loss counts against a move; 1:
    half a win; 0: a loss).  ``strategy``'s move, when it is a candidate, starts ``margin``
-   percent of the won samples ahead (default ``DEFAULT_MARGIN`` = 50: with ``unknown`` = 2,
+   percent of the won samples ahead (version 1's default, ``margin=50``: with ``unknown`` = 2,
    another move is played only when strategy's is proven lost in more than half of the won
    samples beyond that move's own proofs of loss).  Candidates are scored in order, and a
    candidate stops being scored once it can no longer beat the best so far (ties go to the
