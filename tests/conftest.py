@@ -90,3 +90,27 @@ def run_cli(monkeypatch, capsys):
         return stop.value.code, captured.out, captured.err
 
     return run
+
+
+SMALL_CHINESE = {"budget": 60, "strategy": 0}  # a budget small enough to leave deals unknown
+
+
+@pytest.fixture(scope="session")
+def unknowns_run(tmp_path_factory):
+    """``unknowns_run(n, out)``: Chinese deals 180..180+n-1 solved at ``SMALL_CHINESE`` into
+    ``out`` (most stay unknown: the input of the resolve tests).  Built once per test process
+    and copied, since the triples test spends about 0.16 s on each unknown deal."""
+    import shutil
+
+    from winnable import solve_batch
+    built = {}
+
+    def copy(n: int, out: Path) -> Path:
+        if n not in built:
+            built[n] = tmp_path_factory.mktemp("unknowns") / f"chinese_{n}.parquet"
+            solve_batch("chinese", n=n, start=180, options=SMALL_CHINESE, workers=1,
+                        out=built[n], progress=False)
+        shutil.copy(built[n], out)
+        return out
+
+    return copy

@@ -4,6 +4,7 @@ One file (about 700 lines), as each game has one: its tests share the conversion
 position to the reference's (``engine_view``), one table and workspace, and the rule sets they
 run under.  The critical-path test and the no-peek players have files of their own."""
 
+import functools
 import random
 import zlib
 
@@ -499,13 +500,18 @@ def _legal(state):
     return out[:n]
 
 
+@functools.cache  # three tests walk the lines of the same deals
+def _won_lines_of(seed):
+    return tuple(result.moves for result in (GAME.solve(seed, None, "strategy"),
+                                             GAME.solve(seed, budget=20_000, prune=0, strategy=0))
+                 if result.outcome == "win")
+
+
 def _won_lines(seeds):
     """Won lines found without the loss tests: the strategy player's and the plain search's."""
     for seed in seeds:
-        for result in (GAME.solve(seed, None, "strategy"),
-                       GAME.solve(seed, budget=20_000, prune=0, strategy=0)):
-            if result.outcome == "win":
-                yield seed, result.moves
+        for moves in _won_lines_of(seed):
+            yield seed, moves
 
 
 def test_loss_tests_never_fire_on_a_winning_line():

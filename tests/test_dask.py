@@ -233,16 +233,13 @@ def test_cluster_without_winnable_is_refused():
         dask_runs.check_cluster(_Versions(None, "0.1.0", "0.0.9"))
 
 
-def test_cluster_resolve_equals_local_resolve(cluster, tmp_path):
+def test_cluster_resolve_equals_local_resolve(cluster, tmp_path, unknowns_run):
     """`winnable resolve --scheduler`: the unknown rows of a run solved again on the cluster
     give the same file as a local escalation."""
     from winnable.runs.resolve import resolve_file
-    small = {"budget": 60, "strategy": 0}
     frames = []
     for name in ("local", "cluster"):
-        out = tmp_path / f"{name}.parquet"
-        solve_batch("chinese", n=12, start=180, options=small, workers=1, out=out,
-                    progress=False)
+        out = unknowns_run(12, tmp_path / f"{name}.parquet")
         report = resolve_file(out, {"budget": 50_000}, progress=False,
                               **({"scheduler": cluster.address} if name == "cluster"
                                  else {"workers": 1}))

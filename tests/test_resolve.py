@@ -17,14 +17,9 @@ from winnable.runs.spec import BatchError, parts_dir
 from winnable.runs.store import read_spec
 from winnable.cli import main
 
-SMALL = {"budget": 60, "strategy": 0}  # a budget small enough to leave deals unknown
-
-
 @pytest.fixture
-def run(tmp_path):
-    out = tmp_path / "run.parquet"
-    solve_batch("chinese", n=24, start=180, options=SMALL, workers=1, out=out, progress=False)
-    return out
+def run(tmp_path, unknowns_run):
+    return unknowns_run(24, tmp_path / "run.parquet")
 
 
 def test_escalation_solves_only_unknown_rows_and_records_them(run):

@@ -153,13 +153,10 @@ def test_workers_exit_when_the_batch_is_killed(tmp_path):
     assert list(Path(f"{out}.parts").glob("part-*.parquet"))
 
 
-def test_sigterm_stops_a_sampled_resolve_and_the_same_command_resumes(tmp_path):
+def test_sigterm_stops_a_sampled_resolve_and_the_same_command_resumes(tmp_path, unknowns_run):
     """`winnable resolve RUN --sample K` stops on SIGTERM as a batch does (finished chunks
     kept, one line, every process gone), and the same command finishes the same sample."""
-    from winnable import solve_batch
-    out = tmp_path / "strict.parquet"
-    solve_batch("chinese", n=60, start=180, options={"budget": 60, "strategy": 0}, workers=1,
-                out=out, progress=False)
+    out = unknowns_run(60, tmp_path / "strict.parquet")
     cmd = [sys.executable, "-m", "winnable", "resolve", str(out), "--sample", "8", "--seed", "2",
            "--option", "budget=400000", "--workers", "2", "--chunk", "1", "--quiet"]
     proc = start(cmd)
@@ -303,14 +300,11 @@ def test_every_signal_stops_solve_batch_and_it_resumes_exactly(tmp_path):
     same_rows(out, fresh)
 
 
-def test_every_signal_stops_resolve_and_it_resumes_exactly(tmp_path):
+def test_every_signal_stops_resolve_and_it_resumes_exactly(tmp_path, unknowns_run):
     import shutil
 
-    from winnable import solve_batch
     from winnable.runs.resolve import resolve_file
-    out, fresh = tmp_path / "strict.parquet", tmp_path / "fresh.parquet"
-    solve_batch("chinese", n=60, start=180, options={"budget": 60, "strategy": 0}, workers=1,
-                out=out, progress=False)
+    out, fresh = unknowns_run(60, tmp_path / "strict.parquet"), tmp_path / "fresh.parquet"
     shutil.copy(out, fresh)
     cmd = [sys.executable, "-m", "winnable", "resolve", str(out), "--sample", "10", "--seed",
            "2", "--option", "budget=400000", "--workers", "2", "--chunk", "1", "--quiet"]

@@ -47,6 +47,7 @@ the cross-check can be reconciled if the engine differs):
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -74,6 +75,7 @@ def is_joker(card: str) -> bool:
     return card[0] == "X"
 
 
+@functools.cache  # (called for every pair of tops at every decision: the reference's hot spot)
 def tops_pair(a: str, b: str) -> bool:
     """Two (non-face) top cards pair if either is a joker or their values sum to 11."""
     if is_joker(a) or is_joker(b):

@@ -38,6 +38,7 @@ must give exactly ``nopeek_values``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -81,6 +82,18 @@ def _check_args(objective, kitchen_per_group, targets, kitchen_bonus):
 
 
 _VALUE_OR_0 = {**ref.VALUE, None: 0}
+
+# The rack and the unseen set of a state recur across many states: their canonical forms (the
+# hot part of ``memo_key``) are computed once each.
+@functools.cache
+def _values_of(rack: tuple) -> tuple:
+    return tuple(_VALUE_OR_0[c] for c in rack)
+
+
+@functools.cache
+def _sorted_values_of(unseen: frozenset) -> tuple:
+    return tuple(sorted(_VALUE_OR_0[c] for c in unseen))
+
 
 STOP = "stop"  # the pseudo-move "stop here" (kitchen_bonus="always" only)
 
@@ -163,9 +176,9 @@ class NoPeekSolver:
         """Canonical form of s: the future depends only on card values (not suits) and not on
         the order of the piles."""
         v = _VALUE_OR_0
-        return (tuple(v[c] for c in s.rack),
+        return (_values_of(s.rack),
                 tuple(sorted((h, v[t]) for h, t in zip(s.heights, s.tops))),
-                tuple(sorted(v[c] for c in s.unseen)))
+                _sorted_values_of(s.unseen))
 
     def group_scaled(self, s: InfoState, group) -> tuple:
         """len(s.unseen)! * (expected score, win probability) of playing group at s."""

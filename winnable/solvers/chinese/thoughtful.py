@@ -191,12 +191,17 @@ class Thoughtful:
         pos = _position(deal)
         occupation_dead_end(pos.cards, pos.length, pos.down, pos.found, pos.misc, deal,
                             pos.where, self.easy, self.status, self.occupant)
+        line = self.strategy_win(deal) if self.settings.strategy else None
         if self.triples_on():
-            self.triples_dead(pos, easy=False)  # the same kernels; strict's model is smaller
+            # The same kernels on strict's model (smaller than easy's), and near the end of the
+            # strategy's won game if it wins: h^3 at a start costs about 0.1 s, which every
+            # worker of every batch would pay here.
+            near_end = _position(deal)
+            for move in line[:-8] if line is not None else ():
+                P.play(near_end, int(move))
+            self.triples_dead(near_end, easy=False)
         if self.settings.beam > 0:
             self.beam_win(pos)
-        if self.settings.strategy:
-            self.strategy_win(deal)
         ws = self.workspace
         random_walks(pos, self.easy, self.sequence, 1, WALK_STEPS, walk_seed(deal), WALK_GREEDY,
                      ws.moves, ws.worth, ws.line)
