@@ -249,3 +249,20 @@ def test_the_engine_computes_the_reference_h3(easy):
             checked += 1
             lost += engine
     assert checked >= 12 and (easy or lost >= 4), (checked, lost)
+
+
+def test_the_warm_up_position_is_a_small_position_of_the_deal():
+    """The thoughtful warm-up runs h^3 on a late position of deal 1, whatever the settings:
+    every card once, the low ranks up, the stock dealt, every pile's top face up."""
+    deal = GAME.deal(1)
+    pos = T._late_position(deal)
+    in_piles = [int(pos.cards[p, i]) for p in range(R.PILES) for i in range(pos.length[p])]
+    assert sorted(in_piles) == sorted(int(c) for c in deal if R.rank(c) >= 8)
+    assert list(pos.found) == [8] * 4 and pos.misc[R.SCORE] == 32
+    assert pos.misc[R.STOCK_DEALT] == 1
+    assert all(pos.down[p] < max(pos.length[p], 1) for p in range(R.PILES))
+    for p in range(R.PILES):  # the order of the deal is kept
+        pile = [int(pos.cards[p, i]) for i in range(pos.length[p])]
+        dealt = [int(c) for c in deal[7 * p:7 * p + 7]] + ([int(deal[49 + p])] if p < 3 else [])
+        assert pile == [c for c in dealt if R.rank(c) >= 8]
+    T.Thoughtful(False, False, T.Settings()).triples_dead(pos)  # runs; its verdict is not used

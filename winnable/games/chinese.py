@@ -135,13 +135,12 @@ class Chinese(Game):
     def warm_up(self, variant=None, solver: str | None = None,
                 options: Mapping[str, Any] | None = None) -> None:
         # Deal 1 never reaches the thoughtful solver's later steps; compiled here, a batch's
-        # workers load them instead of each compiling them in its first chunk.  (On deal 2,
-        # which the strategy player wins with blocks=any: h^3 is then tried near its end.)
+        # workers load them instead of each compiling them in its first chunk.
         if (not self.is_warm(variant, solver, options)
                 and self.check_solver(solver) == "thoughtful"):
             rules = self.rules(variant)
             _thoughtful_solver(rules, self.solver_options("thoughtful", options)).warm_up(
-                self.deal(2, variant))
+                self.deal(1, variant))
         super().warm_up(variant, solver, options)
 
     def option_notes(self, solver, options) -> list[str]:

@@ -191,15 +191,12 @@ class Thoughtful:
         pos = _position(deal)
         occupation_dead_end(pos.cards, pos.length, pos.down, pos.found, pos.misc, deal,
                             pos.where, self.easy, self.status, self.occupant)
-        line = self.strategy_win(deal) if self.settings.strategy else None
+        if self.settings.strategy:
+            self.strategy_win(deal)
         if self.triples_on():
-            # The same kernels on strict's model (smaller than easy's), and near the end of the
-            # strategy's won game if it wins: h^3 at a start costs about 0.1 s, which every
-            # worker of every batch would pay here.
-            near_end = _position(deal)
-            for move in line[:-8] if line is not None else ():
-                P.play(near_end, int(move))
-            self.triples_dead(near_end, easy=False)
+            # The same kernels on strict's model (smaller than easy's) of a late position: h^3
+            # at a deal's start costs about 0.1 s, which every worker of every batch would pay.
+            self.triples_dead(_late_position(deal), easy=False)
         if self.settings.beam > 0:
             self.beam_win(pos)
         ws = self.workspace
@@ -249,6 +246,27 @@ def _position(deal: np.ndarray, start=None):
     """The search position of the deal, or of its position ``start`` (the rules' state
     arrays)."""
     return P.new_position(deal) if start is None else P.from_state(*start, deal)
+
+
+def _late_position(deal: np.ndarray, first_rank: int = 8):
+    """A small position of the types of any other: the deal with its cards below
+    ``first_rank`` on the foundations and the stock dealt, the rest in their deal order (face
+    down where the deal has them, the top of each pile face up)."""
+    cards, length, down, found, misc = R.new_state(deal)
+    stock = [int(c) for c in deal[R.STOCK_FIRST:]]
+    piles = [[int(c) for c in cards[p, :length[p]]] for p in range(R.PILES)]
+    for p, card in enumerate(stock):
+        piles[p].append(card)
+    for p, pile in enumerate(piles):
+        kept = [c for c in pile if R.rank(c) >= first_rank]
+        down[p] = min(int(down[p]), sum(R.rank(c) >= first_rank for c in pile[:down[p]]),
+                      max(len(kept) - 1, 0))
+        length[p] = len(kept)
+        cards[p, :len(kept)] = kept
+    found[:] = first_rank
+    misc[R.STOCK_DEALT] = 1
+    misc[R.SCORE] = 4 * first_rank
+    return P.from_state(cards, length, down, found, misc, np.asarray(deal, dtype=np.int8))
 
 
 NO_MODEL = C.no_model()
