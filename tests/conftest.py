@@ -62,7 +62,7 @@ LONG_TESTS = (
     "test_signals.py::test_every_signal_stops_solve_batch",
     "test_batch.py::test_per_deal_seconds",
     "test_chinese.py::test_occupation_dead_end_proves",
-    "test_signals.py::test_interrupted_batch",
+    "test_signals.py::test_killed_batch",
     "test_impossible.py::test_random_player_agrees_with_reference",
     "test_chinese_critical.py::test_the_engine_computes_the_reference_h2",
     "test_chinese.py::test_strategy_fallback_wins_replay",
