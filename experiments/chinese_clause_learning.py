@@ -31,7 +31,14 @@ cards below a rank on the foundations, the stock dealt: ``thoughtful._late_posit
 
 * ``h1``: C = single facts, no learning (the delete relaxation at every node);
 * ``learn``: C = single facts, refined at every lost component;
-* ``h2``: the engine's h^2 at every node, no learning.
+* ``h2``: the engine's h^2 at every node, no learning;
+* ``h3``: no search, the engine's h^3 at the position (verdict ``lost`` or ``open``).
+
+A model search that ends ``won`` found a plan of the model: then no critical-path test over
+this model (h^m for any m, u^C for any C, learnt or not) can call the position lost, however
+much it learns.  ``--acyclic`` measures one of the model's relaxations by forbidding, in the
+search alone, the moves of a block onto a card of its own (the model allows them: a block
+"lifted" that way acts as a free cell).
 
 Run: ``python experiments/chinese_clause_learning.py [--deals 230,250] [--ranks 9,8,7]
 [--nodes 200000]``; it prints one row per position and mode (verdict, nodes, conjunctions
@@ -473,6 +480,7 @@ def main(argv=None):
     else:
         positions = late_positions(map(int, args.deals.split(",")),
                                    [int(r) for r in args.ranks.split(",")])
+    triples = T.Thoughtful(False, False)
     print("position cards facts actions mode verdict nodes learnt failed seconds")
     for label, pos in positions:
         model = C.build(pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, False)
@@ -482,7 +490,11 @@ def main(argv=None):
         root = bit_rows([model.image[:n]], 1, task.words)[0]
         for mode in args.modes.split(","):
             t = time.process_time()
-            verdict, nodes, learnt, failed = search(task, root, mode, args.nodes)
+            if mode == "h3":  # the engine's h^3 at the position alone: no search
+                dead = triples.triples_dead(pos, easy=False)
+                verdict, nodes, learnt, failed = ("lost" if dead else "open"), 0, 0, 0
+            else:
+                verdict, nodes, learnt, failed = search(task, root, mode, args.nodes)
             print(label, int(pos.length.sum()) + 3 * (1 - int(pos.misc[R.STOCK_DEALT])),
                   task.facts, task.actions, mode, verdict, nodes, learnt, failed,
                   f"{time.process_time() - t:.1f}", flush=True)

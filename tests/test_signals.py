@@ -263,7 +263,7 @@ def test_every_signal_stops_resolve_and_it_resumes_exactly(tmp_path, unknowns_ru
     import shutil
 
     from winnable.runs.resolve import resolve_file
-    out, fresh = unknowns_run(60, tmp_path / "strict.parquet"), tmp_path / "fresh.parquet"
+    out, fresh = unknowns_run(24, tmp_path / "strict.parquet"), tmp_path / "fresh.parquet"
     shutil.copy(out, fresh)
     cmd = [sys.executable, "-m", "winnable", "resolve", str(out), "--sample", "10", "--seed",
            "2", "--option", "budget=400000", "--workers", "2", "--chunk", "1", "--quiet"]

@@ -28,6 +28,9 @@ Each state's value is the pair (expected score, win probability) under the optim
 the choice made lexicographically on (primary, secondary):
     objective "score": (expected score, win probability)
     objective "win":   (win probability, expected score)
+One traversal serves both objectives: the states and the chance outcomes are the same, only the
+choice at decision nodes differs, so each state's memo entry holds one pair per objective (in
+``OBJECTIVES`` order) and the choice is made once for each.
 All arithmetic is exact: integers scaled by n! (n = unseen cards, see ``NoPeekSolver``), turned
 into ``fractions.Fraction`` at the end; the public functions convert to float.
 
@@ -99,8 +102,9 @@ STOP = "stop"  # the pseudo-move "stop here" (kitchen_bonus="always" only)
 
 
 class NoPeekSolver:
-    """Expectimax over information states for one set of flags and one objective.
-    The memo is valid for any deal (states carry everything the player knows)."""
+    """Expectimax over information states for one set of flags, for every objective at once
+    (``objective``: the default of ``value`` and ``best_moves``).  The memo is valid for any
+    deal (states carry everything the player knows)."""
 
     def __init__(self, objective="score", kitchen_per_group=3, targets=ref.DEFAULT_TARGETS,
                  kitchen_bonus="on_clear", canonical=True):
@@ -108,13 +112,14 @@ class NoPeekSolver:
         self.kpg, self.targets = _check_args(objective, kitchen_per_group, targets, kitchen_bonus)
         self.objective = objective
         self.kitchen_bonus = kitchen_bonus
-        self.memo: dict = {}      # memo_key(state) -> scaled (E, P)
+        self.memo: dict = {}      # memo_key(state) -> scaled (E, P) per objective
         self._groups: dict = {}   # (rack, set of tops) -> legal groups
 
     # -- ordering -----------------------------------------------------------------------------
-    def key(self, value) -> tuple:
+    @staticmethod
+    def key(value, objective) -> tuple:
         e, p = value
-        return (e, p) if self.objective == "score" else (p, e)
+        return (e, p) if objective == "score" else (p, e)
 
     # -- model --------------------------------------------------------------------------------
     def groups(self, s: InfoState) -> list:
@@ -181,17 +186,18 @@ class NoPeekSolver:
                 _sorted_values_of(s.unseen))
 
     def group_scaled(self, s: InfoState, group) -> tuple:
-        """len(s.unseen)! * (expected score, win probability) of playing group at s."""
-        e = p = 0
+        """len(s.unseen)! * (expected score, win probability) of playing group at s, one pair
+        per objective."""
+        totals = [[0, 0] for _ in OBJECTIVES]
         for o in self.outcomes(s, group):
-            oe, op = self.scaled(o)
-            e += oe
-            p += op
-        return e, p
+            for total, (oe, op) in zip(totals, self.scaled(o)):
+                total[0] += oe
+                total[1] += op
+        return tuple(tuple(total) for total in totals)
 
     def scaled_options(self, s: InfoState) -> list:
-        """[(move, len(s.unseen)! * (E, P))] for every choice at s: each legal group in sorted
-        order, then STOP if allowed.  Empty when the game is over (rack cleared or no group)."""
+        """[(move, len(s.unseen)! * (E, P) per objective)] for every choice at s: each legal
+        group in sorted order, then STOP if allowed.  Empty when the game is over (rack cleared or no group)."""
         gs = self.groups(s)   # legal_groups is empty once the rack is cleared
         if not gs:
             return []
@@ -199,11 +205,11 @@ class NoPeekSolver:
         if self.kitchen_bonus == "always":
             f = math.factorial(len(s.unseen))
             e, p = self.terminal_value(s)
-            opts.append((STOP, (e * f, p * f)))
+            opts.append((STOP, ((e * f, p * f),) * len(OBJECTIVES)))
         return opts
 
     def scaled(self, s: InfoState) -> tuple:
-        """len(s.unseen)! * (E, P) of s under the optimal policy (memoised)."""
+        """len(s.unseen)! * (E, P) of s under each objective's optimal policy (memoised)."""
         k = self.memo_key(s) if self.canonical else s
         if k in self.memo:
             return self.memo[k]
@@ -212,33 +218,39 @@ class NoPeekSolver:
         if not opts:
             f = math.factorial(len(s.unseen))
             e, p = self.terminal_value(s)
-            v = (e * f, p * f)
+            v = ((e * f, p * f),) * len(OBJECTIVES)
         else:
-            v = max((val for _, val in opts), key=self.key)
+            v = tuple(max((val[i] for _, val in opts), key=lambda x: self.key(x, objective))
+                      for i, objective in enumerate(OBJECTIVES))
         self.memo[k] = v
         return v
 
-    def value(self, s: InfoState) -> tuple:
-        """(E, P) of s under the optimal policy, as Fractions."""
+    def value(self, s: InfoState, objective=None) -> tuple:
+        """(E, P) of s under the optimal policy for ``objective``, as Fractions."""
+        objective = objective or self.objective
         f = math.factorial(len(s.unseen))
-        e, p = self.scaled(s)
+        e, p = self.scaled(s)[OBJECTIVES.index(objective)]
         return Fraction(e, f), Fraction(p, f)
 
-    def best_moves(self, s: InfoState) -> list:
-        """Every optimal choice at s (ties on (primary, secondary)), in the fixed order."""
+    def best_moves(self, s: InfoState, objective=None) -> list:
+        """Every optimal choice at s for ``objective`` (ties on (primary, secondary)), in the
+        fixed order."""
+        objective = objective or self.objective
+        i = OBJECTIVES.index(objective)
         opts = self.scaled_options(s)
         if not opts:
             return []
-        best = max(self.key(val) for _, val in opts)
-        return [m for m, val in opts if self.key(val) == best]
+        best = max(self.key(val[i], objective) for _, val in opts)
+        return [m for m, val in opts if self.key(val[i], objective) == best]
 
 
 _SOLVERS: dict = {}
 
 
 def _solver(objective, kitchen_per_group, targets, kitchen_bonus) -> NoPeekSolver:
+    """The solver of these flags, shared by both objectives (one memo serves both)."""
     kpg, tg = _check_args(objective, kitchen_per_group, targets, kitchen_bonus)
-    k = (objective, kpg, tg, kitchen_bonus)
+    k = (kpg, tg, kitchen_bonus)
     if k not in _SOLVERS:
         _SOLVERS[k] = NoPeekSolver(objective, kpg, tg, kitchen_bonus)
     return _SOLVERS[k]
@@ -256,7 +268,7 @@ def nopeek_values_exact(deal, objective="score", kitchen_per_group=3, targets=re
                         kitchen_bonus="on_clear") -> tuple:
     """(expected_score, win_probability) as Fractions."""
     solver = _solver(objective, kitchen_per_group, targets, kitchen_bonus)
-    return solver.value(initial_info_state(deal))
+    return solver.value(initial_info_state(deal), objective)
 
 
 def nopeek_values(deal, objective="score", kitchen_per_group=3, targets=ref.DEFAULT_TARGETS,
@@ -277,7 +289,7 @@ def nopeek_play(deal, objective="score", kitchen_per_group=3, targets=ref.DEFAUL
     s = initial_info_state(deal)              # what the player knows
     played = []
     while True:
-        moves = solver.best_moves(s)
+        moves = solver.best_moves(s, objective)
         if not moves or moves[0] == STOP:
             break
         group = moves[0]
