@@ -13,9 +13,16 @@ start-up, compiling or loading the kernels and setting up the solver's buffers, 
 apart in the run's metadata, `winnable.startup`), as Solvitaire's printed times are.  Writes results/chinese/solvitaire.{csv,md}: per rule set,
 deals, verdicts decided by both, disagreements, undecided deals of each, and total solver time
 and states on the deals both decide, with their ratios.  A rerun reuses the stored runs and
-comparisons (delete runs/solvitaire_*.csv to compare again)."""
+comparisons (delete runs/solvitaire_*.csv to compare again).
+
+``--resolve KEY=VALUE,...`` adds a row per range and rule set: our unknown deals solved again
+with those options (``winnable resolve`` on a copy of the run, e.g. ``budget=20000000,
+memory_mb=2048``: about a minute of one core at most, Solvitaire's own limit), the same
+Solvitaire answers beside them.  A re-solved deal's seconds and nodes are those of both of its
+searches, the default one and the escalation, added."""
 
 import argparse
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,6 +31,7 @@ import pandas as pd
 from common import ROOT
 from winnable.report import markdown
 from winnable.runs.batch import solve_batch, solve_run
+from winnable.runs.resolve import resolve_file
 from winnable.runs.spec import RunSpec, run_path
 from winnable.stopping import scripts_stop_in_one_line
 
@@ -58,11 +66,40 @@ def our_run(args, variant: dict, first: int) -> Path:
     return out
 
 
-def row(mode: str, t: pd.DataFrame) -> dict:
+def parse_options(text: str) -> dict:
+    options = {}
+    for item in filter(None, text.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            raise SystemExit(f"--resolve: expected KEY=VALUE[,KEY=VALUE...], got {item!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def resolved(args, t: pd.DataFrame, run: Path) -> pd.DataFrame:
+    """The comparison rows with our unknown deals solved again (``--resolve``) on a copy of
+    the run: verdicts of the escalation, seconds and nodes of both searches added."""
+    copy = run.with_name(run.stem + "_resolve" + run.suffix)
+    if not copy.exists():
+        shutil.copy(run, copy)
+    resolve_file(copy, parse_options(args.resolve), workers=args.workers, progress=False)
+    again = pd.read_parquet(copy, columns=["seed", "outcome", "seconds", "nodes", "step"])
+    again = again[again.step > 0].set_index("seed")
+    t = t.copy()
+    redone = t.seed.isin(again.index)
+    seeds = t.seed[redone]
+    t.loc[redone, "ours"] = again.outcome.reindex(seeds).to_numpy()
+    t.loc[redone, "our_s"] += again.seconds.reindex(seeds).to_numpy()
+    t.loc[redone, "our_nodes"] += again.nodes.reindex(seeds).to_numpy()
+    return t
+
+
+def row(mode: str, t: pd.DataFrame, step: str = "") -> dict:
     decided = ["win", "loss"]
     both = t[t.ours.isin(decided) & t.peer.isin(decided)]
     return {
-        "rules": f"blocks=sequence {mode}", "first": int(t.seed.min()), "deals": len(t),
+        "rules": f"blocks=sequence {mode}", "winnable": step or "default settings",
+        "first": int(t.seed.min()), "deals": len(t),
         "decided_by_both": len(both),
         "disagreements": int((both.ours != both.peer).sum()),
         "wins_ours": int((both.ours == "win").sum()),
@@ -89,6 +126,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
+    parser.add_argument("--resolve", default="",
+                        help="KEY=VALUE,... : also our unknown deals solved again with these "
+                        "options (e.g. budget=20000000,memory_mb=2048)")
     args = parser.parse_args()
     scripts_stop_in_one_line()
     if any(first < 1 for first in args.first or []) or args.n < 1:
@@ -96,7 +136,12 @@ def main() -> None:
     rows = []
     for first in args.first or [1]:
         for mode, variant in RULE_SETS.items():
-            rows.append(row(mode, compare(args, mode, first, our_run(args, variant, first))))
+            run = our_run(args, variant, first)
+            t = compare(args, mode, first, run)
+            rows.append(row(mode, t))
+            if args.resolve:
+                rows.append(row(mode, resolved(args, t, run),
+                                f"then resolve {args.resolve.replace(',', ' ')}"))
     table = pd.DataFrame(rows)
     out = Path(args.results_dir) / "chinese/solvitaire"
     table.to_csv(out.with_suffix(".csv"), index=False)
@@ -111,7 +156,9 @@ def write_report(table: pd.DataFrame, out: Path) -> None:
     table = table.assign(range=[f"{f:,}-{f + n - 1:,}" for f, n in zip(table["first"],
                                                                         table.deals)])
     ranges = list(dict.fromkeys(table.range))
-    headers = {"rules": "rules", "range": "deals", "deals": "count", "decided_by_both": "decided by both",
+    if "winnable" not in table:  # a table written before --resolve
+        table = table.assign(winnable="default settings")
+    headers = {"rules": "rules", "winnable": "winnable", "range": "deals", "deals": "count", "decided_by_both": "decided by both",
                "disagreements": "disagreements", "undecided_ours": "undecided: winnable",
                "undecided_solvitaire": "undecided: Solvitaire",
                "seconds_ours": "seconds: winnable", "seconds_solvitaire": "seconds: Solvitaire",
@@ -128,13 +175,19 @@ def write_report(table: pd.DataFrame, out: Path) -> None:
              "both decide; a ratio below 1 means winnable needs less.", ""]
     for r in table.fillna("").to_dict("records"):
         ours, peer = r["undecided_ours_deals"] or "none", r["undecided_solvitaire_deals"] or "none"
-        lines.append(f"- {r['rules']}, deals {r['range']}: undecided by winnable: {ours}; by "
+        lines.append(f"- {r['rules']}, deals {r['range']}, winnable at {r['winnable']}: "
+                     f"undecided by winnable: {ours}; by "
                      f"Solvitaire (its 60 s limit): {peer}.")
     firsts = "".join(f" --first {f}" for f in dict.fromkeys(table["first"]))
     sizes = set(table.deals)
+    steps = [s for s in dict.fromkeys(table.winnable) if s != "default settings"]
+    again = (f" --resolve {steps[0].removeprefix('then resolve ').replace(' ', ',')}"
+             if steps else "")
     lines += ["", f"Made by `python experiments/chinese_solvitaire.py --solvitaire BINARY"
-              f"{firsts if firsts != ' --first 1' else ''} --n {max(sizes)}` (winnable at its "
-              f"default settings, one worker)."]
+              f"{firsts if firsts != ' --first 1' else ''} --n {max(sizes)}{again}` (winnable "
+              f"at its default settings, one worker"
+              + (", its unknown deals then re-solved by `winnable resolve` with the options "
+                 "named; their seconds and nodes are both searches'" if steps else "") + ")."]
     out.with_suffix(".md").write_text("\n".join(lines) + "\n")
 
 

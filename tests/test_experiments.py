@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 
 def test_solvitaire_comparison_counts_each_deal_once_and_totals_deals_both_decide(monkeypatch):
@@ -23,6 +24,40 @@ def test_solvitaire_comparison_counts_each_deal_once_and_totals_deals_both_decid
     # Time and states only over deals 1, 2 and 5, which both decide.
     assert (r["seconds_ours"], r["seconds_solvitaire"], r["time_ratio"]) == (6.0, 5.0, 1.2)
     assert (r["states_ours"], r["states_solvitaire"], r["states_ratio"]) == (60, 210, 0.286)
+
+
+def test_solvitaire_comparison_resolve_adds_both_searches_and_keeps_peer_answers(
+        monkeypatch, tmp_path, unknowns_run):
+    """--resolve: our unknown deals take the escalation's verdict, with the seconds and nodes
+    of both searches; decided deals and Solvitaire's columns stay as they were."""
+    import argparse
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    from chinese_solvitaire import parse_options, resolved
+
+    run = unknowns_run(12, tmp_path / "run.parquet")
+    first = pd.read_parquet(run)
+    t = pd.DataFrame({"seed": first.seed, "ours": first.outcome, "peer": "win",
+                      "our_s": first.seconds, "peer_s": 1.0, "our_nodes": first.nodes,
+                      "peer_states": 7})
+    args = argparse.Namespace(resolve="budget=3000", workers=1)
+    after = resolved(args, t, run)
+    again = pd.read_parquet(run.with_name("run_resolve.parquet")).set_index("seed")
+    unknown = (first.outcome == "unknown").to_numpy()
+    assert unknown.any() and (after.ours[unknown] != "unknown").any()
+    for i in range(len(t)):
+        seed = t.seed[i]
+        if unknown[i]:
+            assert after.ours[i] == again.outcome[seed]
+            assert after.our_nodes[i] == first.nodes[i] + again.nodes[seed]
+            assert abs(after.our_s[i] - (first.seconds[i] + again.seconds[seed])) < 1e-9
+        else:
+            assert (after.ours[i], after.our_nodes[i]) == (t.ours[i], t.our_nodes[i])
+    assert (after.peer == "win").all() and (after.peer_states == 7).all()
+    assert pd.read_parquet(run).outcome.tolist() == first.outcome.tolist()  # a copy resolved
+    assert parse_options("budget=5,memory_mb=64") == {"budget": "5", "memory_mb": "64"}
+    with pytest.raises(SystemExit, match="KEY=VALUE"):
+        parse_options("budget")
 
 
 def test_reductions_experiment_keeps_verdicts_on_positions_searched_completely(monkeypatch):
