@@ -37,10 +37,13 @@ HARD_DEALS = (230, 250, 332, 420, 485, 489, 900, 1076, 1506, 1740, 1895)
 
 
 def search(seed: int, budget: int, memory_mb: int, learn: bool, timeout: float,
-           out: Path) -> dict:
-    """One search in a process of its own; its record (stored in ``out``)."""
+           out: Path, stored_only: bool = False) -> dict:
+    """One search in a process of its own; its record (stored in ``out``).  With
+    ``stored_only``, a search not stored yet is not made: its record says so."""
     if out.exists():
         return json.loads(out.read_text())
+    if stored_only:
+        return {"seed": seed, "outcome": "not searched"}
     command = [sys.executable, "-m", "winnable", "solve", "--game", "chinese", "--seed",
                str(seed), "--option", f"budget={budget}", "--option", f"memory_mb={memory_mb}",
                "--json"] + ([] if learn else ["--option", "learn=0"])
@@ -84,6 +87,8 @@ def main() -> None:
     parser.add_argument("--memory-mb", type=int, default=4096)
     parser.add_argument("--timeout", type=float, default=660.0,
                         help="wall-clock seconds a search may take, start-up included")
+    parser.add_argument("--stored-only", action="store_true",
+                        help="write the tables from the searches stored so far, make no more")
     parser.add_argument("--runs-dir", default=str(ROOT / "runs"))
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
@@ -97,17 +102,17 @@ def main() -> None:
     rows = []
     for seed in deals:
         found = search(seed, args.budget, args.memory_mb, True, args.timeout,
-                       where / f"{seed}.learn1.json")
+                       where / f"{seed}.learn1.json", args.stored_only)
         row = {"deal": seed, **{k: found.get(k) for k in
                                 ("outcome", "nodes", "search_s", "cpu_s", "peak_mb")}}
         if found["outcome"] == "loss":
             again = search(seed, args.budget, args.memory_mb, False, args.timeout,
-                           where / f"{seed}.learn0.json")
+                           where / f"{seed}.learn0.json", args.stored_only)
             row.update(without_prover=again["outcome"], nodes_without=again.get("nodes"),
                        search_s_without=again.get("search_s"))
         rows.append(row)
         print(row, flush=True)
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame(rows).sort_values("deal")
     out = Path(args.results_dir) / "chinese/hard"
     table.to_csv(out.with_suffix(".csv"), index=False)
     settled = int(table.outcome.isin(["win", "loss"]).sum())

@@ -1,8 +1,12 @@
 """Chinese Solitaire without peeking: the no-peek players (sampling, strategy, random) beside the
 thoughtful upper bound, strict and easy, on the same deals; and whether the published win rates
 (James Jonte's ~33%, the program author's 179 of 355 = 50.42%) lie inside each interval.
-Writes results/chinese/nopeek.{csv,md}, results/chinese/nopeek_paired.csv and the headline
-figures results/chinese/nopeek_{winrate,scores,paired_sampling}.{png,svg}."""
+Writes results/chinese/nopeek.{csv,md}, results/chinese/nopeek_paired.csv (each no-peek
+player's outcomes against thoughtful's, deal by deal), results/chinese/nopeek_pairs.csv (the
+no-peek players against each other on the same deals: the paired difference of their win rates
+with its 95% interval, McNemar-style) and the headline figures
+results/chinese/nopeek_{winrate,scores,paired_sampling}.{png,svg} (the win rates with the
+source's 33% and 50.42% as reference lines)."""
 
 from pathlib import Path
 
@@ -15,10 +19,11 @@ from winnable.implication import apply_implications
 from winnable.report import markdown, rate_text
 from winnable.runs.batch import solve_batch, solve_run
 from winnable.runs.spec import RunSpec, run_file
-from winnable.stats import outcome_crosstab, paired_outcomes, rate_of_row
+from winnable.stats import outcome_crosstab, paired_difference, paired_outcomes, rate_of_row
 
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
 PLAYERS = ("thoughtful", "sampling", "strategy", "random")
+PAIRED = ("sampling", "strategy")  # the no-peek players compared pair by pair, best first
 RULES = ({}, {"easy": True})
 
 NOTES = """
@@ -31,17 +36,31 @@ for `patience` moves) is a loss, so no-peek rows have no unknowns; thoughtful un
 decided within the node budget) leave its rate between two bounds (unknowns lost / won: `(bounds)`),
 its interval counting them both ways, and are settled by rule-set implication where the other
 mode decides them. "inside?" says whether the published figure lies inside the player's 95%
-interval.
+interval. "to thoughtful": the player's win rate over the thoughtful rate on the same deals,
+from the thoughtful rate's upper bound to its lower one. "s per game": the mean solver seconds
+a game (one core).
+"""
+
+PAIRS_NOTES = """Difference: the player's win rate minus the other's, in percentage points,
+with its paired 95% interval (normal approximation to the mean per-deal difference; only the
+deals won by one of the two carry information: `winnable.stats.paired_difference`). Per rules
+and pair: `nopeek_pairs.csv`.
 """
 
 
 def nopeek_markdown_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The table of nopeek.md, from the rows of nopeek.csv."""
+    """The table of nopeek.md, from the rows of nopeek.csv (the columns "to thoughtful" and
+    "s per game" where it has them: a table written before them has not)."""
+    later = {}
+    if "to_thoughtful" in table:
+        later["to thoughtful"] = table.to_thoughtful.fillna("")
+    if "seconds_per_game" in table:
+        later["s per game"] = table.seconds_per_game.map(lambda s: f"{s:.3f}")
     return pd.DataFrame({
         "rules": table.variant, "player": table.solver,
         "deals": table.deals.map(lambda n: f"{n:,}"),
         "win rate (95% CI)": [rate_text(rate_of_row(row)) for _, row in table.iterrows()],
-        "unknown": table.unknowns,
+        "unknown": table.unknowns, **later,
         **{c: table[c] for c in table.columns if c.endswith("inside?")},
         "command": table.command.map(lambda c: f"`{c}`"),
     })
@@ -51,6 +70,52 @@ def claim_columns(row: pd.Series) -> dict:
     return {f"{label} inside?": ("yes" if row.win_low <= value <= row.win_high else
                                  ("no (above)" if value > row.win_high else "no (below)"))
             for label, value in CLAIMS.items()}
+
+
+def ratio_to_thoughtful(table: pd.DataFrame) -> pd.Series:
+    """Each no-peek player's win rate over thoughtful's on the same deals and rules, as the
+    range its bounds allow (the unknowns lost, then won): "low-high"."""
+    out = []
+    for _, row in table.iterrows():
+        bound = table[(table.variant == row.variant) & (table.solver == "thoughtful")]
+        if row.solver == "thoughtful" or bound.empty:
+            out.append(None)
+            continue
+        low, high = bound.win_min.iloc[0], bound.win_max.iloc[0]
+        out.append(f"{row.win_min / high:.3f}" if low == high else
+                   f"{row.win_min / high:.3f}-{row.win_min / low:.3f}")
+    return pd.Series(out, index=table.index)
+
+
+def player_pairs(df: pd.DataFrame) -> pd.DataFrame:
+    """The no-peek players of ``PAIRED`` against each other, per rules, on the deals both
+    played: deals won by one only, and the paired difference of the win rates (first minus
+    second) with its 95% interval (``stats.paired_difference``)."""
+    out = []
+    for variant, part in df.groupby("variant"):
+        for i, a in enumerate(PAIRED):
+            for b in PAIRED[i + 1:]:
+                pairs = paired_outcomes(part[part.solver == a], part[part.solver == b])
+                only_a = int(((pairs.a == "win") & (pairs.b != "win")).sum())
+                only_b = int(((pairs.b == "win") & (pairs.a != "win")).sum())
+                d, low, high = paired_difference(only_b, only_a, len(pairs))  # a minus b
+                out.append({"variant": variant, "player": a, "against": b,
+                            "deals": len(pairs), "won_by_player_only": only_a,
+                            "won_by_other_only": only_b, "difference": d,
+                            "low": low, "high": high})
+    return pd.DataFrame(out)
+
+
+def pairs_markdown(pairs: pd.DataFrame) -> str:
+    shown = pd.DataFrame({
+        "rules": pairs.variant, "player": pairs.player, "against": pairs.against,
+        "deals": pairs.deals.map(lambda n: f"{n:,}"),
+        "won by the player only": pairs.won_by_player_only,
+        "won by the other only": pairs.won_by_other_only,
+        "difference, points (95% CI)": [
+            f"{100 * d:+.2f} [{100 * lo:+.2f}, {100 * hi:+.2f}]"
+            for d, lo, hi in zip(pairs.difference, pairs.low, pairs.high)]})
+    return markdown(shown, {c: c for c in shown.columns})
 
 
 def rows(variant: dict, solver: str, args) -> pd.DataFrame:
@@ -72,6 +137,9 @@ if __name__ == "__main__":
     df, settled = apply_implications(raw)
     table = player_table(df, PLAYERS)
     table = pd.concat([table, table.apply(claim_columns, axis=1, result_type="expand")], axis=1)
+    table["to_thoughtful"] = ratio_to_thoughtful(table)
+    seconds = df.groupby(["variant", "solver"]).seconds.mean()
+    table["seconds_per_game"] = [seconds[(v, s)] for v, s in zip(table.variant, table.solver)]
     out = Path(args.results_dir) / "chinese"
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "nopeek.csv", index=False)
@@ -92,18 +160,22 @@ if __name__ == "__main__":
     paired.to_csv(out / "nopeek_paired.csv", index=False)
     contradictions = int(paired[(paired.outcome == "win")
                                 & (paired.thoughtful == "loss")].deals.sum())
+    pairs = player_pairs(df)
+    pairs.to_csv(out / "nopeek_pairs.csv", index=False)
 
     shown = nopeek_markdown_table(table)
     text = (f"# Chinese Solitaire without peeking ({args.n:,} deals, the same deals for every "
             "player)\n\n" + markdown(shown, {c: c for c in shown.columns}) + NOTES
             + f"\n{settled} thoughtful unknowns were settled by implication. No-peek wins that "
             f"the thoughtful solver calls lost: {contradictions} (must be 0). Per-deal pairs: "
-            "`nopeek_paired.csv`.\n")
+            "`nopeek_paired.csv`.\n\n"
+            "## The no-peek players against each other, on the same deals\n\n"
+            + pairs_markdown(pairs) + "\n\n" + PAIRS_NOTES)
     (out / "nopeek.md").write_text(text)
     print(text)
     # No peeking against thoughtful: every player's win rate, score distributions (strict),
     # and the best no-peek player's outcomes against thoughtful's on the same deals.
-    save_figure(plot.winrate(df), out, "nopeek_winrate")
+    save_figure(plot.winrate(df, references=CLAIMS), out, "nopeek_winrate")
     save_figure(plot.scores(df[df.variant == "default"]), out, "nopeek_scores")
     save_figure(plot.paired(pd.concat([pick(df, "thoughtful"), pick(df, "sampling")])), out,
                 "nopeek_paired_sampling")

@@ -385,18 +385,34 @@ def chinese_solvitaire(page: Page) -> str:
 
     def findings():
         holds((rows["disagreements"] == 0).all(), "no disagreement with Solvitaire")
-        holds((rows["time_ratio"] < 1).all(), "faster than Solvitaire")
         first = rows["first"] if "first" in rows else pd.Series(1, index=rows.index)
-        ratios = "; ".join(
-            f"{rule.removeprefix('blocks=sequence ')}, deals {f:,}-{f + n - 1:,}: {r:.3f}"
-            for rule, f, n, r in zip(rows["rules"], first, rows["deals"], rows["time_ratio"]))
-        undecided = (rows["undecided_ours"] > rows["undecided_solvitaire"]).any()
-        return (
-            "On the rules both solvers play (`blocks=sequence`: only built runs move together), "
-            "the verdicts agree on every deal both decide; on those deals winnable's thoughtful "
-            f"solver needs this share of Solvitaire's summed solver time: {ratios}."
-            + (" At its default budget it leaves more deals undecided than Solvitaire does within its "
-               "time limit." if undecided else ""))
+        setting = (rows["winnable"] if "winnable" in rows
+                   else pd.Series("default settings", index=rows.index))
+        default = setting == "default settings"
+        holds((rows["time_ratio"][default] < 1).all(), "faster than Solvitaire")
+        def shares(which):
+            return "; ".join(
+                f"{rule.removeprefix('blocks=sequence ')}, deals {f:,}-{f + n - 1:,}: {r:.3f}"
+                for rule, f, n, r in zip(rows["rules"][which], first[which],
+                                         rows["deals"][which], rows["time_ratio"][which]))
+
+        more = rows["undecided_ours"] > rows["undecided_solvitaire"]
+        text = ("On the rules both solvers play (`blocks=sequence`: only built runs move "
+                "together), the verdicts agree on every deal both decide; on those deals "
+                "winnable's thoughtful solver at its defaults needs this share of Solvitaire's "
+                f"summed solver time: {shares(default)}."
+                + (" At its default budget it leaves more deals undecided than Solvitaire does "
+                   "within its time limit." if more[default].any() else ""))
+        for step in dict.fromkeys(setting[~default]):
+            which = setting == step
+            text += (f" With its unknown deals solved again (`winnable resolve`, options "
+                     f"`{step.removeprefix('then resolve ')}`; both searches of a re-solved "
+                     "deal counted) it leaves "
+                     + ("more deals undecided than Solvitaire in some range and rules"
+                        if more[which].any() else
+                        "no more deals undecided than Solvitaire in any range and rules")
+                     + f", and needs this share of Solvitaire's summed time: {shares(which)}.")
+        return text
     return block("Beside Solvitaire", tables[0], findings_or_nothing(findings),
                  ("chinese/solvitaire.md", title))
 

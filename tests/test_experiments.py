@@ -219,3 +219,28 @@ def test_a_finding_that_no_longer_holds_stops_the_page(tmp_path):
                            "--results-dir", str(results)], capture_output=True, text=True,
                           timeout=300, cwd=ROOT)
     assert done.returncode != 0 and "first < nopeek < thoughtful" in done.stderr
+
+
+def test_nopeek_pairs_and_ratio_to_thoughtful(monkeypatch):
+    """experiments/chinese_nopeek.py: the paired difference counts the deals won by one player
+    only, on the deals both played; the ratio to thoughtful spans its bounds."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    from chinese_nopeek import player_pairs, ratio_to_thoughtful
+
+    outcomes = {"sampling": ["win", "win", "loss", "win", "loss"],
+                "strategy": ["win", "loss", "loss", "loss", "win"]}
+    df = pd.DataFrame([{"variant": "default", "solver": s, "seed": i + 1, "outcome": o}
+                       for s, column in outcomes.items() for i, o in enumerate(column)]
+                      + [{"variant": "default", "solver": "strategy", "seed": 9,
+                          "outcome": "win"}])  # a deal sampling did not play: left out
+    pairs = player_pairs(df).iloc[0]
+    assert (pairs.player, pairs.against, pairs.deals) == ("sampling", "strategy", 5)
+    assert (pairs.won_by_player_only, pairs.won_by_other_only) == (2, 1)
+    assert pairs.difference == pytest.approx(0.2) and pairs.low < 0.2 < pairs.high
+    table = pd.DataFrame({"variant": ["default"] * 3 + ["easy=1"] * 2,
+                          "solver": ["thoughtful", "sampling", "strategy", "thoughtful",
+                                     "sampling"],
+                          "win_min": [0.8, 0.6, 0.4, 1.0, 0.9],
+                          "win_max": [1.0, 0.6, 0.4, 1.0, 0.9]})
+    assert ratio_to_thoughtful(table).fillna("").tolist() == ["", "0.600-0.750", "0.400-0.500",
+                                                              "", "0.900"]

@@ -74,6 +74,14 @@ def test_winrate_labels_carry_the_intervals(rows):
     assert "% of all deals" in fig.axes[0].get_xlabel()
 
 
+def test_winrate_draws_reference_lines_at_their_rates(rows):
+    fig = plot.winrate(rows, references={"33%": 0.33, "50.42%": 179 / 355})
+    ax = fig.axes[0]
+    dashed = [line.get_xdata()[0] for line in ax.get_lines() if line.get_linestyle() == "--"]
+    assert dashed == pytest.approx([33.0, 100 * 179 / 355])
+    assert {"33%", "50.42%"} <= {text.get_text() for text in ax.texts}
+
+
 def test_running_interval_ends_at_the_summary(rows):
     """The running band after all N deals is the summary's interval (same formula, arrays)."""
     part = rows[rows.variant == "kitchen_per_group=1"].sort_values("seed")

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from winnable.shuffle import sample_indices
-from winnable.stats import (Sample, rate_of_row, sample_of, stratified_estimate, summarize,
-                            wilson_interval, win_rate)
+from winnable.stats import (Sample, paired_difference, rate_of_row, sample_of,
+                            stratified_estimate, summarize, wilson_interval, win_rate)
 
 REPETITIONS = 2000  # per scenario: a coverage of 95% is then measured to about +-1 point
 
@@ -164,3 +164,18 @@ def test_the_sample_is_a_function_of_its_seed_alone():
     for seed in range(5000):
         counts[sample_indices(10, 3, seed)] += 1
     assert np.allclose(counts / 5000, 0.3, atol=0.03)  # uniform
+
+
+def test_paired_difference_is_the_mean_per_deal_difference_with_its_interval():
+    # 1,000 deals: b alone wins 60, a alone 20, the rest are ties.
+    d, low, high = paired_difference(20, 60, 1000)
+    per_deal = np.array([1] * 60 + [-1] * 20 + [0] * 920)
+    assert d == pytest.approx(per_deal.mean())
+    se = per_deal.std() / math.sqrt(1000)
+    assert (low, high) == pytest.approx((d - 1.959963984540054 * se, d + 1.959963984540054 * se))
+    assert low > 0
+    # Symmetric in a and b up to the sign; no discordant deal: a zero-width interval at 0.
+    assert paired_difference(60, 20, 1000) == pytest.approx((-d, -high, -low))
+    assert paired_difference(0, 0, 50) == (0.0, 0.0, 0.0)
+    with pytest.raises(ValueError):
+        paired_difference(0, 0, 0)

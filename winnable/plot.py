@@ -296,10 +296,12 @@ def _rate_range(s: Summary) -> tuple[float, float]:
     return (r.estimate_min, r.estimate_max) if r.sample else (r.least, r.most)
 
 
-def winrate(df: pd.DataFrame, title: str | None = None) -> Figure:
+def winrate(df: pd.DataFrame, title: str | None = None,
+            references: Mapping[str, float] | None = None) -> Figure:
     """Win rate of each run with its 95% interval: a point where the counts (or a sample of
     the unknowns) give one, the pair of bounds as a thick bar where unknowns leave only
-    bounds; never wins / decided deals."""
+    bounds; never wins / decided deals.  ``references`` (label -> rate, 0-1) are drawn as
+    dashed vertical lines, e.g. figures a source reports."""
     runs = runs_of(df)
     fig, (ax,) = _figure(8, 1.3 + 0.6 * len(runs))
     summaries = [r.summary for r in runs]
@@ -308,6 +310,11 @@ def winrate(df: pd.DataFrame, title: str | None = None) -> Figure:
                               for (a, _), s in zip(ranges, summaries)],
                    [f"{_wrapped(r.label)}\n{rate_text(s.rate)}" for r, s in zip(runs, summaries)],
                    ranges)
+    for label, rate in (references or {}).items():
+        ax.axvline(100 * rate, color="0.35", ls="--", lw=1, zorder=0)
+        ax.annotate(label, (100 * rate, 1), xycoords=("data", "axes fraction"),
+                    xytext=(3, -3), textcoords="offset points", ha="left", va="top",
+                    fontsize=8, color="0.25")
     ax.set_xlabel("win rate, % of all deals (line: 95% interval;\nthick bar: bounds, unknowns "
                   "lost / won)")
     return _finish(fig, title or _title(runs, "win rate"), runs, INTERVAL_NOTE)

@@ -376,3 +376,17 @@ def outcome_crosstab(pairs: pd.DataFrame) -> pd.DataFrame:
 
     return (pd.crosstab(pairs["a"], pairs["b"])
             .reindex(index=order("a"), columns=order("b"), fill_value=0).astype(int))
+
+
+def paired_difference(only_a: int, only_b: int, n: int, z: float = Z95
+                      ) -> tuple[float, float, float]:
+    """The difference of two players' win rates on the same n deals, b minus a, from the deals
+    won by one only (the McNemar pairs), with its paired 95% interval: (difference, low, high).
+    Normal approximation to the mean of the per-deal differences (+1 won by b only, -1 by a
+    only, 0 otherwise), whose variance is (only_a + only_b) / n - d^2; deals both win or both
+    lose carry no information on the difference, which is why pairing narrows the interval."""
+    if n <= 0:
+        raise ValueError("no deals in common")
+    d = (only_b - only_a) / n
+    se = math.sqrt(max(only_a + only_b - n * d * d, 0.0)) / n
+    return d, d - z * se, d + z * se
