@@ -113,6 +113,10 @@ def main() -> None:
         rows.append(row)
         print(row, flush=True)
     table = pd.DataFrame(rows).sort_values("deal")
+    for column in ("nodes", "nodes_without", "cpu_s", "peak_mb"):
+        if column in table:  # blanks (no search) would make the counts floats
+            table[column] = table[column].astype("Int64" if "nodes" in column or
+                                                  column == "peak_mb" else "Float64")
     out = Path(args.results_dir) / "chinese/hard"
     table.to_csv(out.with_suffix(".csv"), index=False)
     settled = int(table.outcome.isin(["win", "loss"]).sum())
@@ -120,7 +124,7 @@ def main() -> None:
                "cpu_s": "CPU s", "peak_mb": "peak MB", "without_prover": "without h^2/h^3",
                "nodes_without": "nodes", "search_s_without": "search s"}
     lines = [f"# Chinese Solitaire, strict: the deals of 1-2,000 the ladder leaves, at "
-             f"{args.budget:,} nodes", "", markdown(table.fillna(""), headers), "",
+             f"{args.budget:,} nodes", "", markdown(table.astype(object).where(table.notna(), ""), headers), "",
              f"{settled} of {len(table)} settled. Each deal searched once from its start "
              f"(`winnable solve --game chinese --seed D --option budget={args.budget} --option "
              f"memory_mb={args.memory_mb} --json`, one core, stopped after {args.timeout:g} s "

@@ -392,7 +392,7 @@ def chinese_solvitaire(page: Page) -> str:
         holds((rows["time_ratio"][default] < 1).all(), "faster than Solvitaire")
         def shares(which):
             return "; ".join(
-                f"{rule.removeprefix('blocks=sequence ')}, deals {f:,}-{f + n - 1:,}: {r:.3f}"
+                f"{rule.removeprefix('blocks=sequence ')}, deals {f:,}-{f + n - 1:,}: {round(r, 3)}"
                 for rule, f, n, r in zip(rows["rules"][which], first[which],
                                          rows["deals"][which], rows["time_ratio"][which]))
 
