@@ -34,6 +34,8 @@ from winnable.report import markdown
 from winnable.stopping import scripts_stop_in_one_line
 
 HARD_DEALS = (230, 250, 332, 420, 485, 489, 900, 1076, 1506, 1740, 1895)
+COLUMN_TYPES = {"nodes": "Int64", "nodes_without": "Int64", "peak_mb": "Int64",
+                "cpu_s": "Float64"}
 
 
 def search(seed: int, budget: int, memory_mb: int, learn: bool, timeout: float,
@@ -62,13 +64,14 @@ def search(seed: int, budget: int, memory_mb: int, learn: bool, timeout: float,
                 time.sleep(0.2)
         except BaseException:  # Ctrl-C, SIGTERM: no search left behind
             child.kill()
+            os.waitpid(child.pid, 0)
             raise
         printed_file.seek(0)
         printed = "" if timed_out else printed_file.read()
     record = {"seed": seed, "budget": budget, "memory_mb": memory_mb, "learn": int(learn),
-              "wall_s": round(time.perf_counter() - started, 1), "timed_out": timed_out}
-    record["cpu_s"] = round(usage.ru_utime + usage.ru_stime, 1)
-    record["peak_mb"] = round(usage.ru_maxrss / 1024)
+              "wall_s": round(time.perf_counter() - started, 1), "timed_out": timed_out,
+              "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
+              "peak_mb": round(usage.ru_maxrss / 1024)}
     if printed.strip():
         solved = json.loads(printed)
         record.update(outcome=solved["outcome"], nodes=solved["nodes"],
@@ -113,18 +116,17 @@ def main() -> None:
         rows.append(row)
         print(row, flush=True)
     table = pd.DataFrame(rows).sort_values("deal")
-    for column in ("nodes", "nodes_without", "cpu_s", "peak_mb"):
-        if column in table:  # blanks (no search) would make the counts floats
-            table[column] = table[column].astype("Int64" if "nodes" in column or
-                                                  column == "peak_mb" else "Float64")
+    # Blanks (no search, or no second search) would turn the counts into floats.
+    table = table.astype({c: t for c, t in COLUMN_TYPES.items() if c in table})
     out = Path(args.results_dir) / "chinese/hard"
     table.to_csv(out.with_suffix(".csv"), index=False)
     settled = int(table.outcome.isin(["win", "loss"]).sum())
     headers = {"deal": "deal", "outcome": "verdict", "nodes": "nodes", "search_s": "search s",
                "cpu_s": "CPU s", "peak_mb": "peak MB", "without_prover": "without h^2/h^3",
                "nodes_without": "nodes", "search_s_without": "search s"}
+    shown = table.astype(object).where(table.notna(), "")
     lines = [f"# Chinese Solitaire, strict: the deals of 1-2,000 the ladder leaves, at "
-             f"{args.budget:,} nodes", "", markdown(table.astype(object).where(table.notna(), ""), headers), "",
+             f"{args.budget:,} nodes", "", markdown(shown, headers), "",
              f"{settled} of {len(table)} settled. Each deal searched once from its start "
              f"(`winnable solve --game chinese --seed D --option budget={args.budget} --option "
              f"memory_mb={args.memory_mb} --json`, one core, stopped after {args.timeout:g} s "

@@ -95,13 +95,15 @@ def player_pairs(df: pd.DataFrame) -> pd.DataFrame:
     for variant, part in df.groupby("variant"):
         for i, a in enumerate(PAIRED):
             for b in PAIRED[i + 1:]:
-                pairs = paired_outcomes(part[part.solver == a], part[part.solver == b])
-                only_a = int(((pairs.a == "win") & (pairs.b != "win")).sum())
-                only_b = int(((pairs.b == "win") & (pairs.a != "win")).sum())
-                d, low, high = paired_difference(only_b, only_a, len(pairs))  # a minus b
+                # paired_outcomes' column a is the other player, b this one, so that
+                # paired_difference (b minus a) is this player's rate minus the other's.
+                pairs = paired_outcomes(part[part.solver == b], part[part.solver == a])
+                only_player = int(((pairs.b == "win") & (pairs.a != "win")).sum())
+                only_other = int(((pairs.a == "win") & (pairs.b != "win")).sum())
+                d, low, high = paired_difference(only_other, only_player, len(pairs))
                 out.append({"variant": variant, "player": a, "against": b,
-                            "deals": len(pairs), "won_by_player_only": only_a,
-                            "won_by_other_only": only_b, "difference": d,
+                            "deals": len(pairs), "won_by_player_only": only_player,
+                            "won_by_other_only": only_other, "difference": d,
                             "low": low, "high": high})
     return pd.DataFrame(out)
 

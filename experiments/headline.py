@@ -390,6 +390,7 @@ def chinese_solvitaire(page: Page) -> str:
                    else pd.Series("default settings", index=rows.index))
         default = setting == "default settings"
         holds((rows["time_ratio"][default] < 1).all(), "faster than Solvitaire")
+
         def shares(which):
             return "; ".join(
                 f"{rule.removeprefix('blocks=sequence ')}, deals {f:,}-{f + n - 1:,}: {round(r, 3)}"
