@@ -965,11 +965,11 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             s = ws.slot[depth]
             if ws.proven[depth]:
                 ws.leaning[depth] = False  # lost whatever the line: the test reads the node only
+            state = VISITED if ws.leaning[depth] else LOST
             if s >= 0:
-                tt_set_state(keys, stamps, s, VISITED if ws.leaning[depth] else LOST, stamp)
+                tt_set_state(keys, stamps, s, state, stamp)
             if rules & MEMBERS:
-                _mark_members(keys, stamps, ws, depth, VISITED if ws.leaning[depth] else LOST,
-                              deal_first, stamp)
+                _mark_members(keys, stamps, ws, depth, state, deal_first, stamp)
             if depth > 0 and ws.leaning[depth]:
                 ws.leaning[depth - 1] = True
             ws.searched[0] += 1
