@@ -451,6 +451,15 @@ def test_budget_means_unknown_not_loss():
     assert GAME.solve(196, budget=1_000_000).outcome == "loss"
 
 
+def test_members_option_is_the_ablation_of_the_class_memo():
+    """``--option members=0`` searches without reduction 8 (``search.MEMBERS``): the same verdict,
+    with more nodes where a class is entered again at another member (sequence blocks, easy)."""
+    rules = {"blocks": "sequence", "easy": 1}
+    with_memo, without = GAME.solve(37, rules), GAME.solve(37, rules, members=0)
+    assert with_memo.outcome == without.outcome == "loss"
+    assert with_memo.nodes < without.nodes
+
+
 def test_layout_and_notation():
     text = GAME.layout(GAME.deal(1))
     assert text.count("[") == 18 and "stock (onto t1, t2, t3)" in text

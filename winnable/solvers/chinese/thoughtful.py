@@ -81,6 +81,7 @@ class Settings:
     walks: int = DEFAULT_WALKS
     occupation: bool = True
     classes: bool = True
+    members: bool = True  # reduction 8 (``search.MEMBERS``): a searched class's members in the table
     beam: int = 0  # the beam search's width; 0: no beam search
     learn: bool = True  # the critical-path tests (``critical``): h^2 in the searches, h^3
     triples: bool = True  # h^3 (``critical.dead3``) in step 2; only with ``learn``
@@ -98,7 +99,9 @@ class Thoughtful:
         self.workspace = CS.new_workspace()
         self.rules = CS.ALL if settings.prune else 0
         if not settings.classes:
-            self.rules &= ~(CS.CLASSES | CS.MERGE)
+            self.rules &= ~(CS.CLASSES | CS.MERGE | CS.MEMBERS)
+        if not settings.members:
+            self.rules &= ~CS.MEMBERS
         if not settings.learn:
             self.rules &= ~CS.CRITICAL
         self.status = np.zeros(R.N_CARDS, dtype=np.int64)
