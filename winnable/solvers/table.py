@@ -8,7 +8,7 @@ empty, so a new deal or search starts a new generation instead of clearing the m
 probe window is full the key gets no slot: the position is searched again when met again
 (slower, never wrong).
 
-The transposition table (``TranspositionTable``; kernels ``tt_find`` / ``tt_store``) maps a
+The transposition table (``TranspositionTable``; kernels ``tt_find`` / ``tt_store`` / ``tt_offer``) maps a
 position's 128-bit fingerprint to what a depth-first search knows of it:
 
 * ``ON_PATH``: on the search's current line (never evicted while it is);
@@ -214,9 +214,8 @@ def tt_find(keys, stamps, a, b, deal_first, stamp):
 
 
 @kernel
-def tt_store(keys, stamps, a, b, state, deal_first, stamp):
-    """Write key (a, b) with ``state``, replacing as the module docstring says; returns the
-    slot, or -1 if every entry of the bucket is on the current line."""
+def _write(keys, stamps, a, b, state, deal_first, stamp, keep_settled):
+    """``tt_store``, and with ``keep_settled`` ``tt_offer``: one scan of the bucket."""
     mask = keys.shape[0] - 1
     base = np.int64(a & np.uint64(mask)) & ~(BUCKET - 1)
     kb = b & KEY_BITS
@@ -226,6 +225,8 @@ def tt_store(keys, stamps, a, b, state, deal_first, stamp):
         slot = base + i
         current = tt_state(keys, stamps, slot, deal_first, stamp)
         if keys[slot, 0] == a and keys[slot, 1] & KEY_BITS == kb:
+            if keep_settled and (current == LOST or current == ON_PATH):
+                return slot
             best = slot
             break
         rank = (0 if current == EMPTY else 1 if current == VISITED else 2 if current == LOST
@@ -239,6 +240,21 @@ def tt_store(keys, stamps, a, b, state, deal_first, stamp):
     keys[best, 1] = kb | np.uint64(state)
     stamps[best] = stamp
     return best
+
+
+@kernel
+def tt_store(keys, stamps, a, b, state, deal_first, stamp):
+    """Write key (a, b) with ``state``, replacing as the module docstring says; returns the
+    slot, or -1 if every entry of the bucket is on the current line."""
+    return _write(keys, stamps, a, b, state, deal_first, stamp, False)
+
+
+@kernel
+def tt_offer(keys, stamps, a, b, state, deal_first, stamp):
+    """``tt_store``, except that an entry of the key that is ``LOST`` or ``ON_PATH`` now is
+    left as it is (the one is stronger than any other state, the other is a node of the
+    current line, which keeps its slot)."""
+    return _write(keys, stamps, a, b, state, deal_first, stamp, True)
 
 
 @kernel

@@ -110,7 +110,7 @@ from . import position as P
 from . import critical as C
 from .losses import dead_end, twin
 from ..table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
-                    tt_state, tt_store)
+                    tt_offer, tt_state, tt_store)
 
 SAFE_UP, SPACES, SYMMETRY, CLASSES, MERGE, DEAD_END, CRITICAL, MEMBERS = 1, 2, 4, 8, 16, 32, 64, 128
 ALL = SAFE_UP | SPACES | SYMMETRY | CLASSES | MERGE | DEAD_END | CRITICAL | MEMBERS
@@ -822,19 +822,14 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
 
 
 @kernel
-def _mark_members(keys, stamps, ws, depth, state, deal_first, stamp):
+def _mark_members(keys, stamps, ws, depth, state, deal_first, stamp, own_stored):
     """Reduction 8: every member of the node's class that ``expand_rest`` enumerated goes into
-    the table with the node's final ``state``; an entry already ``LOST`` or ``ON_PATH`` is left
-    as it is (the one is stronger, the other is a node of the line, whose slot it keeps)."""
-    for m in range(ws.pool_end[depth - 1] if depth > 0 else 0, ws.pool_end[depth]):
-        a = ws.pool_key[m, 0]
-        b = ws.pool_key[m, 1]
-        found = tt_find(keys, stamps, a, b, deal_first, stamp)
-        if found >= 0:
-            now = tt_state(keys, stamps, found, deal_first, stamp)
-            if now == LOST or now == ON_PATH:
-                continue
-        tt_store(keys, stamps, a, b, state, deal_first, stamp)
+    the table with the node's final ``state`` (``tt_offer``: an entry already ``LOST`` or
+    ``ON_PATH`` is left as it is).  The first member is the node's own position, skipped when
+    ``own_stored`` (its slot already holds ``state``)."""
+    first = ws.pool_end[depth - 1] if depth > 0 else 0
+    for m in range(first + 1 if own_stored else first, ws.pool_end[depth]):
+        tt_offer(keys, stamps, ws.pool_key[m, 0], ws.pool_key[m, 1], state, deal_first, stamp)
 
 
 # --- the search ------------------------------------------------------------------------------
@@ -969,7 +964,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             if s >= 0:
                 tt_set_state(keys, stamps, s, state, stamp)
             if rules & MEMBERS:
-                _mark_members(keys, stamps, ws, depth, state, deal_first, stamp)
+                _mark_members(keys, stamps, ws, depth, state, deal_first, stamp, s >= 0)
             if depth > 0 and ws.leaning[depth]:
                 ws.leaning[depth - 1] = True
             ws.searched[0] += 1
