@@ -596,14 +596,16 @@ SECTIONS = {
 MORE = [
     ("chinese/effort.csv", "nodes and seconds per deal of the thoughtful runs (median, `p99`, "
      "maximum, mean)"),
-    ("chinese/versions_strict.md", "the thoughtful solver's previous version against the "
-     "current one on the same strict deals (`versions_easy.md`: easy)"),
+    ("chinese/versions_strict.md", "an earlier version of the thoughtful solver against "
+     "the current one on the same strict deals (`versions_easy.md`: easy)"),
     ("chinese/barren.md", "what proving barren subtrees lost could save on the undecided "
      "strict deals"),
     ("chinese/reductions.md", "persistent sets and the twin abstraction, measured on positions "
      "searched completely"),
     ("chinese/nopeek_paired.csv", "every no-peek player's outcome beside thoughtful's, deal by "
      "deal"),
+    ("chinese/nopeek_effort.md", "the `sampling` player at 1x, 4x and 16x its default effort, "
+     "each paired against 1x on the same deals"),
     ("chinese/catalogue_winnable.csv", "the grade of each of our first Chinese deals "
      "(`catalogue_pysol.csv`: PySolFC's)"),
     ("impossible/ideas.md", "what each idea of the rollout players gains"),
