@@ -604,8 +604,8 @@ MORE = [
      "searched completely"),
     ("chinese/nopeek_paired.csv", "every no-peek player's outcome beside thoughtful's, deal by "
      "deal"),
-    ("chinese/nopeek_effort.md", "the `sampling` player at 1x, 4x and 16x its default effort, "
-     "each paired against 1x on the same deals"),
+    ("chinese/nopeek_effort.md", "the `sampling` player with more samples a decision, each "
+     "effort paired against the default one on the same deals"),
     ("chinese/catalogue_winnable.csv", "the grade of each of our first Chinese deals "
      "(`catalogue_pysol.csv`: PySolFC's)"),
     ("impossible/ideas.md", "what each idea of the rollout players gains"),
