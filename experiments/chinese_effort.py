@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from common import arguments
+from common import arguments, paired_wins, points_text
 from winnable.report import markdown, rate_text
 from winnable.runs.batch import solve_run
 from winnable.solvers.chinese import nopeek as NP
-from winnable.stats import paired_difference, paired_outcomes, win_rate
+from winnable.stats import win_rate
 
 RULES = ({}, {"easy": True})
 
@@ -34,17 +34,15 @@ def effort_table(df: pd.DataFrame) -> pd.DataFrame:
         for factor, rows in part.groupby("factor"):
             wins = int((rows.outcome == "win").sum())
             rate = win_rate(wins, len(rows) - wins, 0)  # a no-peek game is never unknown
-            pairs = paired_outcomes(base, rows)  # a: 1x, b: this effort
-            only_this = int(((pairs.b == "win") & (pairs.a != "win")).sum())
-            only_base = int(((pairs.a == "win") & (pairs.b != "win")).sum())
-            d, low, high = paired_difference(only_base, only_this, len(pairs))
+            pair = paired_wins(rows, base)
             out.append({"variant": variant, "factor": factor,
                         "samples": NP.DEFAULT_SAMPLES * factor, "budget": NP.DEFAULT_BUDGET,
                         "deals": len(rows), "wins": wins, "win_rate": rate.point,
                         "win_low": rate.low, "win_high": rate.high,
-                        "won_only_here": only_this, "won_only_at_1x": only_base,
-                        "difference": d, "diff_low": low, "diff_high": high,
-                        "seconds_per_game": rows.seconds.mean()})
+                        "won_only_here": pair["won_by_player_only"],
+                        "won_only_at_1x": pair["won_by_other_only"],
+                        "difference": pair["difference"], "diff_low": pair["low"],
+                        "diff_high": pair["high"], "seconds_per_game": rows.seconds.mean()})
     return pd.DataFrame(out)
 
 
@@ -56,9 +54,8 @@ def effort_markdown(table: pd.DataFrame, n: int) -> str:
                               for w, d in zip(table.wins, table.deals)],
         "won here only / at 1x only": [f"{a} / {b}" for a, b in
                                        zip(table.won_only_here, table.won_only_at_1x)],
-        "against 1x, points (95% CI)": [
-            f"{100 * d:+.2f} [{100 * lo:+.2f}, {100 * hi:+.2f}]"
-            for d, lo, hi in zip(table.difference, table.diff_low, table.diff_high)],
+        "against 1x, points (95% CI)": list(map(points_text, table.difference, table.diff_low,
+                                                table.diff_high)),
         "s per game": table.seconds_per_game.map(lambda s: f"{s:.3f}")})
     return (f"# Chinese Solitaire `sampling`: what more effort buys ({n:,} deals)\n\n"
             + markdown(shown, {c: c for c in shown.columns})

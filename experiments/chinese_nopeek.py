@@ -13,13 +13,13 @@ from pathlib import Path
 import pandas as pd
 
 from chinese import DEALS as THOUGHTFUL_DEALS
-from common import arguments, pick, player_table, save_figure
+from common import arguments, paired_wins, pick, player_table, points_text, save_figure
 from winnable import plot
 from winnable.implication import apply_implications
 from winnable.report import markdown, rate_text
 from winnable.runs.batch import solve_batch, solve_run
 from winnable.runs.spec import RunSpec, run_file
-from winnable.stats import outcome_crosstab, paired_difference, paired_outcomes, rate_of_row
+from winnable.stats import outcome_crosstab, paired_outcomes, rate_of_row
 
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
 PLAYERS = ("thoughtful", "sampling", "strategy", "random")
@@ -95,16 +95,8 @@ def player_pairs(df: pd.DataFrame) -> pd.DataFrame:
     for variant, part in df.groupby("variant"):
         for i, a in enumerate(PAIRED):
             for b in PAIRED[i + 1:]:
-                # paired_outcomes' column a is the other player, b this one, so that
-                # paired_difference (b minus a) is this player's rate minus the other's.
-                pairs = paired_outcomes(part[part.solver == b], part[part.solver == a])
-                only_player = int(((pairs.b == "win") & (pairs.a != "win")).sum())
-                only_other = int(((pairs.a == "win") & (pairs.b != "win")).sum())
-                d, low, high = paired_difference(only_other, only_player, len(pairs))
                 out.append({"variant": variant, "player": a, "against": b,
-                            "deals": len(pairs), "won_by_player_only": only_player,
-                            "won_by_other_only": only_other, "difference": d,
-                            "low": low, "high": high})
+                            **paired_wins(part[part.solver == a], part[part.solver == b])})
     return pd.DataFrame(out)
 
 
@@ -114,9 +106,8 @@ def pairs_markdown(pairs: pd.DataFrame) -> str:
         "deals": pairs.deals.map(lambda n: f"{n:,}"),
         "won by the player only": pairs.won_by_player_only,
         "won by the other only": pairs.won_by_other_only,
-        "difference, points (95% CI)": [
-            f"{100 * d:+.2f} [{100 * lo:+.2f}, {100 * hi:+.2f}]"
-            for d, lo, hi in zip(pairs.difference, pairs.low, pairs.high)]})
+        "difference, points (95% CI)": list(map(points_text, pairs.difference, pairs.low,
+                                                pairs.high))})
     return markdown(shown, {c: c for c in shown.columns})
 
 

@@ -13,6 +13,7 @@ from winnable import get_game, plot, summarize
 from winnable.report import summary_table, write_tables
 from winnable.runs.batch import solve_run
 from winnable.runs.read import read_runs
+from winnable.stats import paired_difference, paired_outcomes
 from winnable.stopping import scripts_stop_in_one_line
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +68,23 @@ def player_table(df: pd.DataFrame, players: Sequence[str]) -> pd.DataFrame:
     table = summary_table(summaries)
     table["order"] = table.solver.map(list(players).index)
     return table.sort_values(["variant", "order"]).drop(columns="order")
+
+
+def paired_wins(rows: pd.DataFrame, other: pd.DataFrame) -> dict:
+    """Two players on the deals both played: the deals won by ``rows``' player only and by the
+    other's only, and the paired difference of their win rates (``rows`` minus ``other``) with
+    its 95% interval (``stats.paired_difference``)."""
+    pairs = paired_outcomes(other, rows)  # a: the other player, b: this one
+    only_player = int(((pairs.b == "win") & (pairs.a != "win")).sum())
+    only_other = int(((pairs.a == "win") & (pairs.b != "win")).sum())
+    d, low, high = paired_difference(only_other, only_player, len(pairs))
+    return {"deals": len(pairs), "won_by_player_only": only_player,
+            "won_by_other_only": only_other, "difference": d, "low": low, "high": high}
+
+
+def points_text(difference: float, low: float, high: float) -> str:
+    """A paired difference of win rates as a table cell, in points: ``+0.40 [-0.56, +1.36]``."""
+    return f"{100 * difference:+.2f} [{100 * low:+.2f}, {100 * high:+.2f}]"
 
 
 def rows_of(files: Sequence[Path], extra: Sequence[str] = ()) -> pd.DataFrame:

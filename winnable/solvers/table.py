@@ -8,8 +8,8 @@ empty, so a new deal or search starts a new generation instead of clearing the m
 probe window is full the key gets no slot: the position is searched again when met again
 (slower, never wrong).
 
-The transposition table (``TranspositionTable``; kernels ``tt_find`` / ``tt_store`` / ``tt_offer``) maps a
-position's 128-bit fingerprint to what a depth-first search knows of it:
+The transposition table (``TranspositionTable``; kernels ``tt_find``, ``tt_store`` and
+``tt_offer``) maps a position's 128-bit fingerprint to what a depth-first search knows of it:
 
 * ``ON_PATH``: on the search's current line (never evicted while it is);
 * ``VISITED``: searched in the current search without a win, but the result leaned on a
