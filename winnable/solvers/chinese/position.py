@@ -9,7 +9,8 @@ misc) plus what the search keeps up to date as it plays and takes back moves:
 * ``pile_hash[p, k]`` (k = 0, 1): two independent Zobrist hashes of pile p, the XOR of
   ``ZOBRIST[k, card, height]`` over its cards and ``DOWN[k, face-down count]``.  A move changes
   them by the few terms of the cards it moves.
-* ``key[k]``: the position's fingerprint, the sum over piles of ``mix64(pile_hash ^ salt)``,
+* ``key[k]``: the position's fingerprint, the sum over piles of ``mix64(pile_hash ^ salt)``
+  (each pile's term kept in ``term[p, k]``, so that a move mixes only the two piles it changes),
   plus ``STOCK_SALT`` once the stock is dealt.  The salt is 0 for piles whose names do not
   matter and ``PILE_SALT[k, p]`` for the others (for every pile when ``symmetric`` is off):
   before the stock is dealt piles 1, 2, 3 are named (the stock lands on them by name) and 4-7
@@ -71,14 +72,20 @@ class Position(NamedTuple):
     pile_hash: np.ndarray  # uint64[PILES, 2]
     key: np.ndarray        # uint64[2]
     symmetric: np.ndarray  # bool[1]: the key ignores the order of interchangeable piles
+    term: np.ndarray       # uint64[PILES, 2]: each pile's term of the key
 
 
 @kernel
 def _pile_term(pos, p, k):
-    h = pos.pile_hash[p, k]
+    return _term_of(pos, p, k, pos.pile_hash[p, k])
+
+
+@inline_kernel
+def _term_of(pos, p, k, pile_hash):
+    """The key's term of pile p if its hash (word k) were ``pile_hash``."""
     if not pos.symmetric[0] or (pos.misc[R.STOCK_DEALT] == 0 and p < NAMED_BEFORE_STOCK):
-        h ^= PILE_SALT[k, p]
-    return mix64(h)
+        pile_hash ^= PILE_SALT[k, p]
+    return mix64(pile_hash)
 
 
 @kernel
@@ -111,7 +118,8 @@ def _rekey(pos):
     for k in range(2):
         total = STOCK_SALT[k] if pos.misc[R.STOCK_DEALT] == 1 else np.uint64(0)
         for p in range(R.PILES):
-            total += _pile_term(pos, p, k)
+            pos.term[p, k] = _pile_term(pos, p, k)
+            total += pos.term[p, k]
         pos.key[k] = total
 
 
@@ -121,7 +129,7 @@ def from_state(cards, length, down, found, misc, deal):
     pos = Position(cards.copy(), length.copy(), down.copy(), found.copy(), misc.copy(),
                    deal.copy(), np.empty(R.N_CARDS, dtype=np.int64),
                    np.empty((R.PILES, 2), dtype=np.uint64), np.empty(2, dtype=np.uint64),
-                   np.ones(1, dtype=np.bool_))
+                   np.ones(1, dtype=np.bool_), np.empty((R.PILES, 2), dtype=np.uint64))
     refresh(pos)
     return pos
 
@@ -169,13 +177,39 @@ def new_position(deal):
 @kernel
 def _drop(pos, p):
     for w in range(2):
-        pos.key[w] += _pile_term(pos, p, w)
+        pos.term[p, w] = _pile_term(pos, p, w)
+        pos.key[w] += pos.term[p, w]
 
 
 @kernel
 def _unkey(pos, p):
     for w in range(2):
-        pos.key[w] -= _pile_term(pos, p, w)
+        pos.key[w] -= pos.term[p, w]
+
+
+@kernel
+def key_after(pos, move):
+    """The key the position would have after the tableau ``move``, for a move that turns no
+    card (a class move of the search: its source keeps a face-up top or empties), computed
+    without playing it: only the hashes of its two piles change, by the terms of the cards it
+    moves."""
+    source = (move >> 16) & 255
+    target = (move >> 8) & 255
+    count = move & 255
+    start = pos.length[source] - count
+    base = pos.length[target]
+    s0, s1 = pos.pile_hash[source, 0], pos.pile_hash[source, 1]
+    t0, t1 = pos.pile_hash[target, 0], pos.pile_hash[target, 1]
+    for i in range(count):
+        c = pos.cards[source, start + i]
+        s0 ^= ZOBRIST[0, c, start + i]
+        s1 ^= ZOBRIST[1, c, start + i]
+        t0 ^= ZOBRIST[0, c, base + i]
+        t1 ^= ZOBRIST[1, c, base + i]
+    return (pos.key[0] - pos.term[source, 0] - pos.term[target, 0]
+            + _term_of(pos, source, 0, s0) + _term_of(pos, target, 0, t0),
+            pos.key[1] - pos.term[source, 1] - pos.term[target, 1]
+            + _term_of(pos, source, 1, s1) + _term_of(pos, target, 1, t1))
 
 
 @kernel

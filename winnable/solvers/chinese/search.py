@@ -109,8 +109,8 @@ from ...shuffle import GOLDEN, MIX1
 from . import position as P
 from . import critical as C
 from .losses import dead_end, twin
-from ..table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
-                    tt_offer, tt_state, tt_store)
+from ..table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_offer,
+                    tt_prefetch, tt_set_state, tt_state, tt_store)
 
 SAFE_UP, SPACES, SYMMETRY, CLASSES, MERGE, DEAD_END, CRITICAL, MEMBERS = 1, 2, 4, 8, 16, 32, 64, 128
 ALL = SAFE_UP | SPACES | SYMMETRY | CLASSES | MERGE | DEAD_END | CRITICAL | MEMBERS
@@ -132,6 +132,7 @@ TRUNCATED = np.int64(1) << 32  # a class move kept as an ordinary move (the clas
 JITTER_SCALE = 16
 JITTER_RANGE = 48  # a restart's order may swap moves up to three worth points apart
 CAP = P.CAPACITY
+AHEAD = 4  # table buckets asked for ahead of their use (``_mark_members``)
 
 
 class Workspace(NamedTuple):
@@ -628,6 +629,40 @@ def _play_member(pos, ws, member, played, tokens, n):
     return n
 
 
+@inline_kernel
+def _walk_to_member(pos, ws, at, member, top):
+    """From member ``at`` (pool indices; ``ws.played[:top]`` ends with the class moves that
+    lead to it) to ``member``: the moves of ``at``'s path below the two paths' meeting point
+    are taken back and those of ``member``'s path played.  Returns the new ``top``.  (The
+    members of a class are visited breadth first, so consecutive ones mostly share all of
+    their path but its last move.)"""
+    depth_at = ws.pool_len[at]
+    depth_to = ws.pool_len[member]
+    s = 0
+    while depth_to > depth_at:
+        ws.chain[s] = ws.pool_move[member]
+        s += 1
+        member = ws.pool_parent[member]
+        depth_to -= 1
+    while depth_at > depth_to:
+        top -= 1
+        P.unplay(pos, ws.played[top], ws.tokens[top])
+        at = ws.pool_parent[at]
+        depth_at -= 1
+    while at != member:
+        top -= 1
+        P.unplay(pos, ws.played[top], ws.tokens[top])
+        at = ws.pool_parent[at]
+        ws.chain[s] = ws.pool_move[member]
+        s += 1
+        member = ws.pool_parent[member]
+    for j in range(s - 1, -1, -1):
+        ws.tokens[top] = P.play(pos, ws.chain[j])
+        ws.played[top] = ws.chain[j]
+        top += 1
+    return top
+
+
 @kernel
 def _sort_successors(ws, depth, count):
     """Best first; ties keep the order of generation."""
@@ -726,8 +761,11 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
     ws.pool_key[base, 1] = pos.key[1]
     ws.mem_freed[0] = -1
     i = 0
+    top = n  # the members are visited in turn: ``ws.played[n:top]`` leads to member ``at``
+    at = base
     while i < members:
-        top = _play_member(pos, ws, base + i, ws.played, ws.tokens, n)
+        top = _walk_to_member(pos, ws, at, base + i, top)
+        at = base + i
         if i == 0:
             # The moves ``expand`` found, still in this node's buffers.
             k = 0
@@ -762,28 +800,28 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 if reached_from < MERGE_MEMBERS:
                     near |= np.uint64(1) << np.uint64(reached_from)
                 continue
-            token = P.play(pos, move)
-            m = _member_of(ws, members, pos.key[0], pos.key[1], stamp)
+            # The neighbour's key, without playing the move (a class move turns no card).
+            a, b = P.key_after(pos, move)
+            m = _member_of(ws, members, a, b, stamp)
             if m < 0 and members < room and ws.pool_len[base + i] < MAX_PATH:
                 m = members
                 if m >= SCANNED_MEMBERS:
-                    slot = _member_slot(ws, pos.key[0], pos.key[1], stamp)
+                    slot = _member_slot(ws, a, b, stamp)
                     ws.mem_slot_stamp[slot] = stamp
                     ws.mem_slot[slot] = m + 1
-                ws.mem_key[m, 0] = pos.key[0]
-                ws.mem_key[m, 1] = pos.key[1]
-                ws.pool_key[base + m, 0] = pos.key[0]
-                ws.pool_key[base + m, 1] = pos.key[1]
+                ws.mem_key[m, 0] = a
+                ws.mem_key[m, 1] = b
+                ws.pool_key[base + m, 0] = a
+                ws.pool_key[base + m, 1] = b
+                # The card the move uncovers, if it leaves a card behind and lands on one.
                 source = (move >> 16) & 255
-                plain_swap = (pos.length[source] > 0
-                              and pos.length[(move >> 8) & 255] > move & 255)
-                ws.mem_freed[m] = (pos.cards[source, pos.length[source] - 1]
-                                   if plain_swap else -1)
+                left = pos.length[source] - (move & 255)
+                plain_swap = left > 0 and pos.length[(move >> 8) & 255] > 0
+                ws.mem_freed[m] = pos.cards[source, left - 1] if plain_swap else -1
                 ws.pool_parent[base + m] = base + i
                 ws.pool_move[base + m] = move
                 ws.pool_len[base + m] = ws.pool_len[base + i] + 1
                 members += 1
-            P.unplay(pos, move, token)
             if m < 0:
                 # The class is larger than the buffers: the move stays an ordinary one.
                 ws.moves[j] = move | TRUNCATED
@@ -812,8 +850,8 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
             if i > 0 or truncated:
                 count = _add_successor(pos, ws, depth, count, base + i if i > 0 else -1,
                                        move, jitter)
-        unplay_to(pos, ws.played, ws.tokens, top, n)
         i += 1
+    unplay_to(pos, ws.played, ws.tokens, top, n)
     ws.pool_end[depth] = base + members
     if cut:
         ws.cut[0] += 1
@@ -828,7 +866,14 @@ def _mark_members(keys, stamps, ws, depth, state, deal_first, stamp, own_stored)
     ``ON_PATH`` is left as it is).  The first member is the node's own position, skipped when
     ``own_stored`` (its slot already holds ``state``)."""
     first = ws.pool_end[depth - 1] if depth > 0 else 0
-    for m in range(first + 1 if own_stored else first, ws.pool_end[depth]):
+    end = ws.pool_end[depth]
+    # The buckets are random places of a large table: each is asked for ``AHEAD`` members
+    # before it is written, so that the cache misses overlap.
+    for m in range(first, min(first + AHEAD, end)):
+        tt_prefetch(keys, stamps, ws.pool_key[m, 0])
+    for m in range(first + 1 if own_stored else first, end):
+        if m + AHEAD < end:
+            tt_prefetch(keys, stamps, ws.pool_key[m + AHEAD, 0])
         tt_offer(keys, stamps, ws.pool_key[m, 0], ws.pool_key[m, 1], state, deal_first, stamp)
 
 
