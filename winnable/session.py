@@ -173,6 +173,45 @@ class Session:
     def board(self, peek: bool = False) -> str:
         return self.table.board(peek)
 
+    # --- pictures (winnable.pictures) ------------------------------------------------------
+    def _replayed(self):
+        """A new table for the deal, replayed step by step: yielded at the deal and after each
+        step (the same table each time, moved on)."""
+        table = self.game.table(self.cards, self.rules, self.player)
+        yield table
+        for step in self.steps:
+            table.play(table.parse(step.move))
+            yield table
+
+    def scenes(self, peek: bool = False) -> list:
+        """The table laid out (``Game.scene``) at the deal and after each step."""
+        return [self.game.scene(table, peek) for table in self._replayed()]
+
+    def picture(self, peek: bool = False):
+        """The position as a picture (``winnable.pictures.Board``), the last move outlined;
+        hidden cards face down unless ``peek``."""
+        from .pictures import position
+        before = None
+        for k, table in enumerate(self._replayed()):
+            if k == len(self.steps) - 1:  # the position before the last step
+                before = self.game.scene(table, peek)
+                break
+        return position(self.game.scene(self.table, peek), before, peek)
+
+    def line_view(self, peek: bool = False, title: str | None = None):
+        """The line so far, stepped move by move (``winnable.pictures.LineView``: a notebook
+        shows it; ``save(path)`` writes it as a page of its own)."""
+        from .pictures import Frame, LineView
+        captions = ["the deal"] + [step.text() for step in self.steps]
+        frames = [Frame(caption, scene) for caption, scene in zip(captions, self.scenes(peek))]
+        if self.over:
+            frames[-1] = Frame(f"{captions[-1]}   (game over: {self.outcome}, score "
+                               f"{self.score})", frames[-1].scene)
+        return LineView(frames, peek, title or f"{self.game.title} (rules: {self.rules.label})")
+
+    def _repr_svg_(self) -> str:
+        return self.picture().svg
+
     # --- advice from the game's solvers -----------------------------------------------------
     def hint(self) -> Advice:
         """The move of the game's best no-peek player here (it sees what the player sees)."""

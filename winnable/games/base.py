@@ -86,10 +86,27 @@ class SolveResult:
     seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
 
+    # The game that solved it (set by ``Game.solve``), for its pictures; not a field.
+    _game: ClassVar[Any] = None
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.update(data.pop("extra"))
         return data
+
+    def line_view(self, peek: bool = False):
+        """The line of play stepped move by move (``winnable.pictures.LineView``); hidden cards
+        face down unless ``peek``."""
+        from ..session import replay_line
+        game = self._game
+        session, _ = replay_line(game, game.parse_deal(self.deal, self.variant), self.moves,
+                                 self.variant, self.solver)
+        where = f"deal {self.seed}" if self.seed is not None else "the deal given"
+        return session.line_view(peek, f"{game.title}, {where} (rules: {self.variant}; solver "
+                                       f"{self.solver}: {self.outcome}, score {self.score})")
+
+    def _repr_html_(self) -> str:
+        return self.line_view()._repr_html_()
 
 
 @dataclass(frozen=True)
@@ -221,7 +238,8 @@ class Game:
     * solvers: ``option_notes`` (advice on legal but wasteful options), ``warm_up`` (what a
       batch compiles before its workers start);
     * play: ``table`` (the deal in play: a ``Table``; default ``rules_module.Table``), ``hint``
-      and ``solve_position`` (advice in a position: ``winnable.session.Advice``).
+      and ``solve_position`` (advice in a position: ``winnable.session.Advice``), ``scene``
+      (the table laid out for a picture: ``winnable.pictures``).
 
     Everything else (deals by number, solving, options checked, versions) is the same for every
     game and is not overridden.  ``winnable deals`` grades deals by ``catalogue.GRADINGS``, where
@@ -353,6 +371,14 @@ class Game:
         player whose line is replayed, where its draws from the play stream matter."""
         return self.rules_module.Table(cards, rules, player)
 
+    def scene(self, table: Table, peek: bool = False):
+        """The table laid out for a picture (a ``winnable.pictures.Scene``: each card where it
+        lies, ``hidden`` where the player would not see its face).  ``peek``: the picture will
+        show the hidden cards, so a game may spread them out to be read.  The default draws
+        the text board (``table.board``); a game lays out its own cards."""
+        from ..pictures import Scene
+        return Scene(text=table.board(peek))
+
     def hint(self, session):
         """The move ``hint_player`` makes in the session's position (an ``Advice``)."""
         raise UserError(f"{self.name} has no player to give hints")
@@ -436,12 +462,14 @@ class Game:
         opts = self.solver_options(solver, options)
         columns = self.solve_deals(cards[None, :], rules, solver, opts)
         extra = {k: _scalar(columns[k][0]) for k in self.extra_columns}
-        return SolveResult(
+        result = SolveResult(
             game=self.name, seed=seed, deal=self.format_deal(cards), variant=rules.label,
             solver=solver, outcome=str(columns["outcome"][0]), score=int(columns["score"][0]),
             moves=list(columns["moves"][0]), nodes=int(columns["nodes"][0]),
             seconds=float(columns["seconds"][0]), extra=extra,
         )
+        result._game = self
+        return result
 
     def warm_up(self, variant=None, solver: str | None = None,
                 options: Mapping[str, Any] | None = None) -> None:
