@@ -143,7 +143,8 @@ def deal_options(fn):
 @click.option("--html", "html_file", type=click.Path(path_type=Path, dir_okay=False),
               default=None, help="also write the line as a page that replays it move by move "
                                  "(one self-contained HTML file)")
-@click.option("--peek", is_flag=True, help="with --html: show the hidden cards too")
+@click.option("--peek", "--reveal", "peek", is_flag=True,
+              help="with --html: show the hidden cards too (face up, shaded)")
 def solve(chosen, solver, options, as_json, html_file, peek):
     """Solve one deal and show the layout, outcome, score and line of play, each move with the
     cards it moves (JSON: ``moves`` and ``described``)."""
@@ -223,7 +224,8 @@ line_player_option = click.option(
                    "it); with --moves, whose line it is (see `verify --help`)")
 @option_option
 @click.option("--boards", is_flag=True, help="print the position after each move")
-@click.option("--peek", is_flag=True, help="with --boards or --html: show the hidden cards too")
+@click.option("--peek", "--reveal", "peek", is_flag=True,
+              help="with --boards or --html: show the hidden cards too")
 @click.option("--html", "html_file", type=click.Path(path_type=Path, dir_okay=False),
               default=None, help="also write the line as a page that replays it move by move "
                                  "(one self-contained HTML file)")

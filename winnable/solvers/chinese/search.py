@@ -124,7 +124,7 @@ MAX_MEMBERS = 1 << 16  # positions of one class enumerated at most (more: the se
 MEMBER_POOL = 1 << 20  # members of the classes of all the nodes on the line at most (alike)
 MAX_PATH = 24          # class moves from a node's position to a member of its class at most
 MERGE_MEMBERS = 64     # members whose moves later members may merge into (one bit each)
-SCANNED_MEMBERS = 64   # members of a class looked up by comparing keys (the rest: an index)
+FIRST_INDEX = 64  # slots of a class's member index at first (doubled as the class grows)
 MAX_SUCCESSORS = 1024  # successors of one node at most
 MAX_PLAYED = 8 * MAX_DEPTH
 MOVE_NAMES = R.N_CARDS << 8
@@ -154,14 +154,15 @@ class Workspace(NamedTuple):
     pool_key: np.ndarray      # uint64[MEMBER_POOL, 2]: its fingerprint (reduction 8)
     pool_end: np.ndarray      # int64[MAX_DEPTH]: the pool used by the nodes of the line so far
     mem_slot: np.ndarray      # int64[2 * MAX_MEMBERS]: member index + 1 by key (open addressing)
-    mem_slot_stamp: np.ndarray  # int64[2 * MAX_MEMBERS]: the expansion that wrote the slot
+    mem_slot_stamp: np.ndarray  # int64[2 * MAX_MEMBERS]: the index generation that wrote it
     chain: np.ndarray         # int64[MAX_PATH]: a member's path, last move first
     cut: np.ndarray           # int64[1]: classes of this search larger than the buffers
     mem_key: np.ndarray       # uint64[MAX_MEMBERS, 2]
     mem_freed: np.ndarray     # int64[MAX_MEMBERS]: the card its parent swap freed, or -1
     marks: np.ndarray         # uint64[MOVE_NAMES]: members where a move (by its cards) is legal
     mark_stamp: np.ndarray    # int64[MOVE_NAMES]: the expansion that wrote the marks
-    expansions: np.ndarray    # int64[1]: expansions so far (the current mark stamp)
+    expansions: np.ndarray    # int64[2]: expansions so far (the current mark stamp), and
+                              # member index generations so far (``_member_slot``)
     moves: np.ndarray         # int64[MAX_MOVES]: one position's moves
     played: np.ndarray        # int64[MAX_PLAYED]: every move of the current line
     tokens: np.ndarray        # int64[MAX_PLAYED]
@@ -191,7 +192,7 @@ def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Wo
         z(slots, np.int64), z(slots, np.int64),
         z(MAX_PATH, np.int64), z(1, np.int64),
         z((max_members, 2), np.uint64), z(max_members, np.int64),
-        z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
+        z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(2, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_DEPTH, np.bool_), z(2, np.int64),
         z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_), z(2, np.int64))
@@ -584,31 +585,37 @@ def _add_successor(pos, ws, depth, count, member, move, jitter):
 
 
 @inline_kernel
-def _member_of(ws, members, a, b, stamp):
-    """The member keyed (a, b) of this expansion's first ``members``, or -1.  The first
-    ``SCANNED_MEMBERS`` are compared one by one (they fit in a few cache lines, and most
-    classes are that small); the others are found through the index."""
-    for m in range(min(members, SCANNED_MEMBERS)):
-        if ws.mem_key[m, 0] == a and ws.mem_key[m, 1] == b:
-            return m
-    if members <= SCANNED_MEMBERS:
-        return -1
-    j = _member_slot(ws, a, b, stamp)
-    return ws.mem_slot[j] - 1 if ws.mem_slot_stamp[j] == stamp else -1
-
-
-@kernel
-def _member_slot(ws, a, b, stamp):
-    """The index slot of the member keyed (a, b) in this expansion, or the empty slot where it
-    goes (the caller tells them apart by ``ws.mem_slot_stamp``)."""
-    mask = ws.mem_slot.shape[0] - 1
+def _member_slot(ws, a, b, index, mask):
+    """The slot of the member keyed (a, b) in the member index of generation ``index`` and
+    ``mask`` + 1 slots, or the empty slot where it goes (the caller tells them apart by
+    ``ws.mem_slot_stamp``).  The index is kept at most half full, so a probe is short; the
+    first word of a key is already a mixed hash."""
     j = np.int64(a & np.uint64(mask))
-    while ws.mem_slot_stamp[j] == stamp:
+    while ws.mem_slot_stamp[j] == index:
         m = ws.mem_slot[j] - 1
         if ws.mem_key[m, 0] == a and ws.mem_key[m, 1] == b:
             return j
         j = (j + 1) & mask
     return j
+
+
+@kernel
+def _index_member(ws, m, index, mask):
+    """Enter member m (its key in ``ws.mem_key``) into the member index."""
+    j = _member_slot(ws, ws.mem_key[m, 0], ws.mem_key[m, 1], index, mask)
+    ws.mem_slot_stamp[j] = index
+    ws.mem_slot[j] = m + 1
+
+
+@kernel
+def _new_index(ws, members, mask):
+    """A new generation of the member index with ``mask`` + 1 slots, holding the first
+    ``members`` members; returns the generation."""
+    index = ws.expansions[1] + 1
+    ws.expansions[1] = index
+    for m in range(members):
+        _index_member(ws, m, index, mask)
+    return index
 
 
 @inline_kernel
@@ -757,6 +764,8 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
     ws.pool_len[base] = 0
     ws.mem_key[0, 0] = pos.key[0]
     ws.mem_key[0, 1] = pos.key[1]
+    mask = min(FIRST_INDEX, ws.mem_slot.shape[0]) - 1
+    index = _new_index(ws, 1, mask)
     ws.pool_key[base, 0] = pos.key[0]
     ws.pool_key[base, 1] = pos.key[1]
     ws.mem_freed[0] = -1
@@ -802,15 +811,18 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 continue
             # The neighbour's key, without playing the move (a class move turns no card).
             a, b = P.key_after(pos, move)
-            m = _member_of(ws, members, a, b, stamp)
+            slot = _member_slot(ws, a, b, index, mask)
+            m = ws.mem_slot[slot] - 1 if ws.mem_slot_stamp[slot] == index else -1
             if m < 0 and members < room and ws.pool_len[base + i] < MAX_PATH:
                 m = members
-                if m >= SCANNED_MEMBERS:
-                    slot = _member_slot(ws, a, b, stamp)
-                    ws.mem_slot_stamp[slot] = stamp
-                    ws.mem_slot[slot] = m + 1
                 ws.mem_key[m, 0] = a
                 ws.mem_key[m, 1] = b
+                if 2 * (m + 1) > mask + 1:  # kept at most half full
+                    mask = 2 * mask + 1
+                    index = _new_index(ws, m + 1, mask)
+                else:
+                    ws.mem_slot_stamp[slot] = index
+                    ws.mem_slot[slot] = m + 1
                 ws.pool_key[base + m, 0] = a
                 ws.pool_key[base + m, 1] = b
                 # The card the move uncovers, if it leaves a card behind and lands on one.
