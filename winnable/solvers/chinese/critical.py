@@ -77,8 +77,10 @@ class Model(NamedTuple):
     pre: np.ndarray         # int64[actions, MAX_PRE], -1 padded
     add: np.ndarray         # int64[actions, MAX_PRE], -1 padded
     delete: np.ndarray      # uint64[actions, WORDS]: deleted facts as a bit row
+    deleted: np.ndarray     # int64[actions, 2]: the same two facts by number
     reach: np.ndarray       # uint64[WORDS]: R1
-    pairs: np.ndarray       # uint64[MAX_FACTS, WORDS]: R2, one bit row per fact
+    pairs: np.ndarray       # uint64[facts, words]: R2, one bit row per fact (rows of as many
+                            # words as the facts need, so that the rows in use stay close)
     compat: np.ndarray      # uint64[WORDS]
     image: np.ndarray       # int64[MAX_FACTS]: the facts of the tested position
     row_time: np.ndarray    # int64[MAX_FACTS]: when each pair row last grew (``reachable``)
@@ -157,6 +159,7 @@ def build(cards, length, down, found, misc, deal, easy):
     pre = np.full((n, MAX_PRE), -1, dtype=np.int64)
     add = np.full((n, MAX_PRE), -1, dtype=np.int64)
     delete = np.zeros((n, WORDS), dtype=np.uint64)
+    deleted = np.zeros((n, 2), dtype=np.int64)
     a = 0
     for x in range(R.N_CARDS):
         for y in range(PLACES):
@@ -166,7 +169,7 @@ def build(cards, length, down, found, misc, deal, easy):
             turns = y < R.N_CARDS and face_down[y] and root_under[x] == y
             turned = faceup_fact[y] if turns else -1
             # up(x, y)
-            _set_action(pre, add, delete, a, on_fact[x, y], clear_fact[x],
+            _set_action(pre, add, delete, deleted, a, on_fact[x, y], clear_fact[x],
                         home_fact[x - 1] if R.rank(x) > 0 else -1, home_fact[x], clear_fact[y],
                         turned, on_fact[x, y], clear_fact[x])
             a += 1
@@ -174,7 +177,7 @@ def build(cards, length, down, found, misc, deal, easy):
                 if z == y or on_fact[x, z] < 0 or not _may_target(x, z, easy):
                     continue
                 # move(x, y, z)
-                _set_action(pre, add, delete, a, on_fact[x, y], clear_fact[z],
+                _set_action(pre, add, delete, deleted, a, on_fact[x, y], clear_fact[z],
                             faceup_fact[x] if face_down[x] else -1, on_fact[x, z],
                             clear_fact[y], turned, on_fact[x, y], clear_fact[z])
                 a += 1
@@ -186,13 +189,14 @@ def build(cards, length, down, found, misc, deal, easy):
             if z == s:
                 continue
             # land(i, z)
-            _set_action(pre, add, delete, a, pending_fact[i], clear_fact[z], -1, on_fact[s, z],
+            _set_action(pre, add, delete, deleted, a, pending_fact[i], clear_fact[z], -1, on_fact[s, z],
                         clear_fact[s], -1, pending_fact[i], clear_fact[z])
             a += 1
     size = np.array([facts, n], dtype=np.int64)
+    words = (facts + 63) >> 6
     model = Model(size, on_fact, clear_fact, faceup_fact, home_fact, pending_fact, pre, add,
-                  delete, np.zeros(WORDS, dtype=np.uint64),
-                  np.zeros((MAX_FACTS, WORDS), dtype=np.uint64), np.zeros(WORDS, dtype=np.uint64),
+                  delete, deleted, np.zeros(WORDS, dtype=np.uint64),
+                  np.zeros((facts, words), dtype=np.uint64), np.zeros(WORDS, dtype=np.uint64),
                   np.zeros(MAX_FACTS, dtype=np.int64), np.zeros(MAX_FACTS, dtype=np.int64),
                   np.zeros(n, dtype=np.int64), np.arange(n))
     root = image(model, cards, length, down, found, misc)
@@ -237,18 +241,24 @@ def _layered_order(model, n):
 
 
 @kernel
-def _set_action(pre, add, delete, a, p0, p1, p2, a0, a1, a2, d0, d1):
+def _set_action(pre, add, delete, deleted, a, p0, p1, p2, a0, a1, a2, d0, d1):
     """Action a: preconditions p0-p2, add facts a0-a2 (-1: none; the others stay -1) and the
     deleted facts d0, d1."""
     pre[a, 0], pre[a, 1], pre[a, 2] = p0, p1, p2
     add[a, 0], add[a, 1], add[a, 2] = a0, a1, a2
     _set_bit(delete[a], d0)
     _set_bit(delete[a], d1)
+    deleted[a, 0], deleted[a, 1] = d0, d1
 
 
 @kernel
 def _set_bit(row, f):
     row[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+
+
+@kernel
+def _clear_bit(row, f):
+    row[f >> 6] &= ~(np.uint64(1) << np.uint64(f & 63))
 
 
 @kernel
@@ -370,15 +380,19 @@ def reachable(model, n, stop_at_goal=False):
             if not usable:
                 continue
             # The facts that can hold together with this action's preconditions and that it
-            # does not delete: each stays true beside every fact it adds.
+            # does not delete: each stays true beside every fact it adds.  (A row lies inside
+            # R1, so R1 itself need not be read.)
+            first = model.pre[a, 0]
             for w in range(words):
-                compat[w] = reach[w] & ~model.delete[a, w]
-            for k in range(MAX_PRE):
+                compat[w] = pairs[first, w]
+            for k in range(1, MAX_PRE):
                 p = model.pre[a, k]
                 if p < 0:
                     break
                 for w in range(words):
                     compat[w] &= pairs[p, w]
+            _clear_bit(compat, model.deleted[a, 0])
+            _clear_bit(compat, model.deleted[a, 1])
             for k in range(MAX_PRE):
                 p = model.add[a, k]
                 if p < 0:
@@ -563,12 +577,14 @@ def reachable3(model, triples, n, stop_at_goal=False):
             if not usable:
                 continue
             for w in range(words):
-                beside[w] = ~model.delete[a, w]
+                beside[w] = ~np.uint64(0)
             for i in range(np_):
                 for j in range(i, np_):
                     row = rows[_at(facts, pre[i], pre[j])]
                     for w in range(words):
                         beside[w] &= row[w]
+            _clear_bit(beside, model.deleted[a, 0])
+            _clear_bit(beside, model.deleted[a, 1])
             for i in range(na):
                 x = add[i]
                 for j in range(na):
@@ -630,6 +646,6 @@ def no_model() -> Model:
     z = np.zeros
     return Model(z(2, np.int64), z((1, 1), np.int64), z(1, np.int64), z(1, np.int64),
                  z(1, np.int64), z(1, np.int64), z((0, MAX_PRE), np.int64),
-                 z((0, MAX_PRE), np.int64), z((0, WORDS), np.uint64), z(WORDS, np.uint64),
-                 z((1, WORDS), np.uint64), z(WORDS, np.uint64), z(1, np.int64), z(1, np.int64),
+                 z((0, MAX_PRE), np.int64), z((0, WORDS), np.uint64), z((0, 2), np.int64),
+                 z(WORDS, np.uint64), z((1, WORDS), np.uint64), z(WORDS, np.uint64), z(1, np.int64), z(1, np.int64),
                  z(0, np.int64), z(0, np.int64))

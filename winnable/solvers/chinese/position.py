@@ -58,6 +58,8 @@ def _zobrist(count: int, salt: int) -> np.ndarray:
 ZOBRIST = _zobrist(2 * R.N_CARDS * CAPACITY, 0x5EED_C41E).reshape(2, R.N_CARDS, CAPACITY)
 DOWN = _zobrist(2 * 8, 0xD0_17).reshape(2, 8)
 PILE_SALT = _zobrist(2 * R.PILES, 0x9_11E5).reshape(2, R.PILES)
+FREE_BASE = R.N_CARDS + R.PILES  # the bottom of a pile whose name does not matter
+RESTING = _zobrist(2 * R.N_CARDS * (FREE_BASE + 1), 0x4E57).reshape(2, R.N_CARDS, FREE_BASE + 1)
 STOCK_SALT = _zobrist(2, 0x57_0C)
 
 
@@ -75,17 +77,18 @@ class Position(NamedTuple):
     term: np.ndarray       # uint64[PILES, 2]: each pile's term of the key
 
 
+@inline_kernel
+def _named(pos, p):
+    """Does the key tell pile p apart from the other piles?"""
+    return not pos.symmetric[0] or (pos.misc[R.STOCK_DEALT] == 0 and p < NAMED_BEFORE_STOCK)
+
+
 @kernel
 def _pile_term(pos, p, k):
-    return _term_of(pos, p, k, pos.pile_hash[p, k])
-
-
-@inline_kernel
-def _term_of(pos, p, k, pile_hash):
-    """The key's term of pile p if its hash (word k) were ``pile_hash``."""
-    if not pos.symmetric[0] or (pos.misc[R.STOCK_DEALT] == 0 and p < NAMED_BEFORE_STOCK):
-        pile_hash ^= PILE_SALT[k, p]
-    return mix64(pile_hash)
+    h = pos.pile_hash[p, k]
+    if _named(pos, p):
+        h ^= PILE_SALT[k, p]
+    return mix64(h)
 
 
 @kernel
@@ -187,29 +190,30 @@ def _unkey(pos, p):
         pos.key[w] -= pos.term[p, w]
 
 
-@kernel
-def key_after(pos, move):
-    """The key the position would have after the tableau ``move``, for a move that turns no
-    card (a class move of the search: its source keeps a face-up top or empties), computed
-    without playing it: only the hashes of its two piles change, by the terms of the cards it
-    moves."""
+@inline_kernel
+def _base(pos, p):
+    """What a pile's bottom card rests on for ``resting_change``: pile p's own base where its
+    name matters to the key, else the one base of every pile whose name does not."""
+    return R.N_CARDS + p if _named(pos, p) else FREE_BASE
+
+
+@inline_kernel
+def resting_change(pos, move):
+    """How the tableau ``move`` changes the *resting hash*, the XOR over tableau cards x of
+    ``RESTING[k, x, what x rests on]`` (a card, or a base: ``_base``), as two words.  Only the
+    bottom card of the moved block changes what it rests on, so the change is four table words
+    whatever the block's size.  Between positions with the same face-down cards, foundations
+    and stock, the resting hash is as fine as the key: what each card rests on gives the piles
+    (each is the chain up from a base), and the bases name a pile exactly where the key does.
+    The search uses it to tell apart the members of a class (``search.expand_rest``), which
+    differ only by such moves, at a fraction of the cost of their keys."""
     source = (move >> 16) & 255
     target = (move >> 8) & 255
-    count = move & 255
-    start = pos.length[source] - count
-    base = pos.length[target]
-    s0, s1 = pos.pile_hash[source, 0], pos.pile_hash[source, 1]
-    t0, t1 = pos.pile_hash[target, 0], pos.pile_hash[target, 1]
-    for i in range(count):
-        c = pos.cards[source, start + i]
-        s0 ^= ZOBRIST[0, c, start + i]
-        s1 ^= ZOBRIST[1, c, start + i]
-        t0 ^= ZOBRIST[0, c, base + i]
-        t1 ^= ZOBRIST[1, c, base + i]
-    return (pos.key[0] - pos.term[source, 0] - pos.term[target, 0]
-            + _term_of(pos, source, 0, s0) + _term_of(pos, target, 0, t0),
-            pos.key[1] - pos.term[source, 1] - pos.term[target, 1]
-            + _term_of(pos, source, 1, s1) + _term_of(pos, target, 1, t1))
+    h = pos.length[source] - (move & 255)
+    x = pos.cards[source, h]
+    under = pos.cards[source, h - 1] if h > 0 else _base(pos, source)
+    onto = pos.cards[target, pos.length[target] - 1] if pos.length[target] > 0 else _base(pos, target)
+    return (RESTING[0, x, under] ^ RESTING[0, x, onto], RESTING[1, x, under] ^ RESTING[1, x, onto])
 
 
 @kernel

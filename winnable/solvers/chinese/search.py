@@ -762,8 +762,11 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
         ws.cut[0] += 1  # the pool is full: the class's other members are not searched
         return 0
     ws.pool_len[base] = 0
-    ws.mem_key[0, 0] = pos.key[0]
-    ws.mem_key[0, 1] = pos.key[1]
+    # Members are told apart by their resting hash relative to this one (0), the XOR of the
+    # changes of the class moves that reach them (``P.resting_change``: the same for every
+    # path), and get their keys when visited.
+    ws.mem_key[0, 0] = np.uint64(0)
+    ws.mem_key[0, 1] = np.uint64(0)
     mask = min(FIRST_INDEX, ws.mem_slot.shape[0]) - 1
     index = _new_index(ws, 1, mask)
     ws.pool_key[base, 0] = pos.key[0]
@@ -775,6 +778,8 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
     while i < members:
         top = _walk_to_member(pos, ws, at, base + i, top)
         at = base + i
+        ws.pool_key[base + i, 0] = pos.key[0]
+        ws.pool_key[base + i, 1] = pos.key[1]
         if i == 0:
             # The moves ``expand`` found, still in this node's buffers.
             k = 0
@@ -800,6 +805,11 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 ws.succ_move[depth, 0] = move
                 ws.succ_member[depth, 0] = base + i
                 ws.pool_end[depth] = base + members
+                for later in range(i + 1, members):  # the keys of the members not visited
+                    top = _walk_to_member(pos, ws, at, base + later, top)
+                    at = base + later
+                    ws.pool_key[at, 0] = pos.key[0]
+                    ws.pool_key[at, 1] = pos.key[1]
                 unplay_to(pos, ws.played, ws.tokens, top, n)
                 return 1
             if not is_reversible(pos, move, easy):
@@ -809,8 +819,10 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 if reached_from < MERGE_MEMBERS:
                     near |= np.uint64(1) << np.uint64(reached_from)
                 continue
-            # The neighbour's key, without playing the move (a class move turns no card).
-            a, b = P.key_after(pos, move)
+            # The neighbour's resting hash, without playing the move.
+            a, b = P.resting_change(pos, move)
+            a ^= ws.mem_key[i, 0]
+            b ^= ws.mem_key[i, 1]
             slot = _member_slot(ws, a, b, index, mask)
             m = ws.mem_slot[slot] - 1 if ws.mem_slot_stamp[slot] == index else -1
             if m < 0 and members < room and ws.pool_len[base + i] < MAX_PATH:
@@ -823,8 +835,6 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 else:
                     ws.mem_slot_stamp[slot] = index
                     ws.mem_slot[slot] = m + 1
-                ws.pool_key[base + m, 0] = a
-                ws.pool_key[base + m, 1] = b
                 # The card the move uncovers, if it leaves a card behind and lands on one.
                 source = (move >> 16) & 255
                 left = pos.length[source] - (move & 255)
