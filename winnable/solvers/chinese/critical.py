@@ -561,7 +561,7 @@ def reachable3(model, triples, n, stop_at_goal=False):
     while changed:
         changed = False
         for ia in range(model.size[1]):
-            if stop_at_goal and changed and ia & GOAL_CHECK == GOAL_CHECK and _homes_joined(
+            if stop_at_goal and changed and (ia & GOAL_CHECK) == GOAL_CHECK and _homes_joined(
                     model, rows, facts):
                 return True
             a = model.order[ia]
