@@ -168,6 +168,8 @@ class Workspace(NamedTuple):
     tokens: np.ndarray        # int64[MAX_PLAYED]
     segment: np.ndarray       # int64[MAX_DEPTH + 1]: where each node's moves start in played
     line: np.ndarray          # int64[MAX_PLAYED]: a won line on return
+    best_line: np.ndarray     # int64[MAX_PLAYED]: a line to the most cards up the search met
+    best_length: np.ndarray   # int64[1]: its length (0: the start had the most)
     turned: np.ndarray        # bool[MAX_DEPTH]: a face-down card turned below the node so far
     searched: np.ndarray      # int64[2]: classes searched to the end, and those of them below
                               # which a face-down card turned (accumulated: the caller resets)
@@ -194,7 +196,8 @@ def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Wo
         z((max_members, 2), np.uint64), z(max_members, np.int64),
         z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(2, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
-        z(MAX_PLAYED, np.int64), z(MAX_DEPTH, np.bool_), z(2, np.int64),
+        z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(1, np.int64),
+        z(MAX_DEPTH, np.bool_), z(2, np.int64),
         z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_), z(2, np.int64))
 
 
@@ -916,7 +919,10 @@ def critical_dead(pos, model):
 def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, stamp, ws,
            model, learn_after, jitter=0):
     """Search from ``pos`` (restored on return) with the reductions of ``rules``.  Returns
-    (outcome, best score, successors played, line length); a won line is left in ``ws.line``."""
+    (outcome, best score, successors played, line length); a won line is left in ``ws.line``,
+    and a line that reaches the best score in ``ws.best_line[:ws.best_length[0]]`` (every
+    move of the search's line is a legal move, class moves included)."""
+    ws.best_length[0] = 0
     if pos.misc[R.SCORE] == R.N_CARDS:
         return WIN, pos.misc[R.SCORE], 0, 0
     if rules & DEAD_END and lost_at_sight(pos, easy):
@@ -973,6 +979,9 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             nodes += 1
             if pos.misc[R.SCORE] > best:
                 best = pos.misc[R.SCORE]
+                for j in range(n):
+                    ws.best_line[j] = ws.played[j]
+                ws.best_length[0] = n
                 if best == R.N_CARDS:
                     for j in range(n):
                         ws.line[j] = ws.played[j]
