@@ -23,15 +23,6 @@ VARIANT_CASES = [(name, solver, f"{flag.name}={value}")
                  for name in GAME_NAMES for flag in get_game(name).flags.values()
                  for value in flag.values if flag.parse(value) != flag.default
                  for solver in get_game(name).solvers]
-# Found by this test, left to the Chinese engine's maintainer: the thoughtful solver returns a
-# deal it does not win with the best score its search found and no line (``Thoughtful.solve``:
-# "LOSS with no line"), so the line does not replay to the score.  Under blocks=sequence deals
-# 3 and 4 are lost; at the default rules they are won, which hid it.
-NO_LINE_FOR_A_LOSS = {("chinese", "thoughtful", "blocks=sequence")}
-VARIANT_CASES = [pytest.param(*case, marks=pytest.mark.xfail(
-                     strict=True, reason="Chinese thoughtful: a lost deal's score has no line"))
-                 if case in NO_LINE_FOR_A_LOSS else pytest.param(*case)
-                 for case in VARIANT_CASES]
 # Budgets that keep every solver to a fraction of a second a deal.
 OPTIONS = {("chinese", "thoughtful"): {"budget": 2000, "walks": 5},
            ("chinese", "sampling"): {"samples": 2, "budget": 300},
@@ -197,7 +188,7 @@ WINNING_SCORE = {"nineball": 19, "addario": 40, "chinese": 52}
 
 
 @pytest.mark.parametrize("name, solver, variant", VARIANT_CASES,
-                         ids=[_id(case.values) for case in VARIANT_CASES])
+                         ids=[_id(case) for case in VARIANT_CASES])
 def test_every_rule_flag_keeps_the_contract(name, solver, variant):
     """Columns, types and lines of play replayed by the reference, under each flag's values."""
     test_columns_and_their_types((name, solver), [variant])

@@ -209,12 +209,21 @@ class Thoughtful:
     def solve(self, deal: np.ndarray, start=None):
         """Decide one deal, or the position ``start`` of it (the rules' state arrays: cards,
         length, down, found, misc), where steps 3 and 4 (which play from the deal) are left
-        out.  Returns (outcome code, best score, nodes, line of moves)."""
+        out.  Returns (outcome code, score, nodes, line of moves).  The score is the one the
+        line reaches: a won line ends with all 52 cards up; a deal not won gets no line (the
+        searches keep only a winning one), so its score is the start's.  The most cards a
+        search had up is not reported: no line that the solver returns reaches it."""
+        outcome, nodes, line = self._decide(deal, start)
+        return outcome, R.N_CARDS if outcome == WIN else _start_score(start), nodes, line
+
+    def _decide(self, deal: np.ndarray, start=None):
+        """``solve``'s verdict: (outcome code, nodes, line: a winning line, or none)."""
         deal = np.asarray(deal, dtype=np.int8)
         budget = self.settings.budget
         fallback_at = budget // FALLBACK_SHARE
         fell_back = False
-        spent = score = 0
+        spent = 0
+        none = np.zeros(0, dtype=np.int64)
         for i in range(2):
             easy, size = CS.strict_first_pass(self.easy, i, budget, spent)
             if size < 0:
@@ -225,24 +234,27 @@ class Thoughtful:
                 if run.outcome == UNKNOWN and spent + run.spent >= fallback_at:
                     fell_back = True
                     outcome, line = self.fallback(deal, budget, start)
-                    if outcome == WIN:
-                        return WIN, R.N_CARDS, spent + run.spent, line
-                    if outcome == LOSS:
-                        return LOSS, max(score, run.best), spent + run.spent, line
+                    if outcome != UNKNOWN:
+                        return outcome, spent + run.spent, line
             run.go(size)
             spent += run.spent
-            score = max(score, run.best)
             if run.outcome == WIN:
-                return WIN, score, spent, run.line
+                return WIN, spent, run.line
         if run.outcome != UNKNOWN:
-            return run.outcome, score, spent, run.line
+            return run.outcome, spent, none
         if not fell_back:  # the searches ended early (nothing left to search) undecided
             outcome, line = self.fallback(deal, budget, start)
             if outcome != UNKNOWN:
-                return outcome, R.N_CARDS if outcome == WIN else score, spent, line
+                return outcome, spent, line
         if self.easy and self.triples_on() and self.triples_dead(_position(deal, start)):
-            return LOSS, score, spent, run.line[:0]
-        return UNKNOWN, score, spent, run.line[:0]
+            return LOSS, spent, none
+        return UNKNOWN, spent, none
+
+
+def _start_score(start=None) -> int:
+    """The cards on the foundations at the start: none in a deal, ``misc[SCORE]`` in the
+    position ``start`` (the rules' state arrays)."""
+    return 0 if start is None else int(start[4][R.SCORE])
 
 
 def _position(deal: np.ndarray, start=None):
