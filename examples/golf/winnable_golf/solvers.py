@@ -38,10 +38,12 @@ class Scratch:
 
 
 @jit
-def _position(heights, turned, top):
+def _position(heights, turned, top, taken_from=-1):
+    """A position's index: the heights (column ``taken_from`` one card lower), the stock cards
+    turned and the rank on the foundation."""
     key = 0
     for c in range(COLUMNS):
-        key = key * 6 + heights[c]
+        key = key * 6 + heights[c] - (c == taken_from)
     return (key * (STOCK_CARDS + 1) + turned) * 13 + top % 13
 
 
@@ -84,6 +86,13 @@ def search(columns, stock, heights, turned, top, kings, budget, seen, path, best
             top = below[depth]
             continue
         choice[depth] = move + 1
+        if move == STOCK:
+            key = _position(heights, turned + 1, stock[turned])
+        else:
+            key = _position(heights, turned, columns[move, heights[move] - 1], move)
+        if seen[key >> 3] & (1 << (key & 7)):  # searched already, from another line
+            continue
+        seen[key >> 3] |= np.uint8(1 << (key & 7))
         below[depth] = top
         if move == STOCK:
             top = stock[turned]
@@ -92,16 +101,6 @@ def search(columns, stock, heights, turned, top, kings, budget, seen, path, best
             top = columns[move, heights[move] - 1]
             heights[move] -= 1
             taken += 1
-        key = _position(heights, turned, top)
-        if seen[key >> 3] & (1 << (key & 7)):  # searched already, from another line
-            if move == STOCK:
-                turned -= 1
-            else:
-                heights[move] += 1
-                taken -= 1
-            top = below[depth]
-            continue
-        seen[key >> 3] |= np.uint8(1 << (key & 7))
         nodes += 1
         path[depth] = move
         depth += 1
