@@ -20,7 +20,8 @@ from winnable import GAME_NAMES, get_game
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 DOCS = ROOT / "docs"
-SPEED_SECTIONS = {"other": "Nineball, Addario and Impossible", "chinese": "Chinese Solitaire"}
+SPEED_SECTIONS = {"other": "Nineball, Addario and Impossible", "chinese": "Chinese Solitaire",
+                  "setup": "Installing and testing"}
 
 
 def first_number(text: str) -> int:
@@ -33,6 +34,8 @@ def engine_version(game: str, solver: str) -> int:
 
 def version_cell(row: dict) -> str:
     """When a measurement was made and of which version, marked if the engine is newer."""
+    if not row["game"]:  # the whole project (the tests, an install)
+        return row["measured"]
     cell = f"{row['measured']}, {row['game']} `{row['solver']}` version {row['version']}"
     now = engine_version(row["game"], row["solver"])
     if first_number(row["version"]) < now:
@@ -60,6 +63,14 @@ def test_speed_md_is_results_speed_csv():
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     drawn = sum(len(t.splitlines()) - 1 for t in speed_tables().values())
     assert len(rows) == drawn, "docs/speed.md has a table row that results/speed.csv has not"
+
+
+def test_the_readme_quotes_the_setup_rows():
+    """How long the README's commands take is results/speed.csv's, word for word."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    for row in csv.DictReader((RESULTS / "speed.csv").open()):
+        if row["section"] == "setup":
+            assert row["figure"] in readme, row["figure"]
 
 
 def test_no_peek_seconds_in_speed_csv_are_the_nopeek_table():
