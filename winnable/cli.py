@@ -20,13 +20,14 @@ from typing import Any
 import click
 
 from .errors import UserError
-from .games import GAMES, LAST_DEAL, get_game
+from .games import GAMES, LAST_DEAL, game_names, get_game
 from .stopping import INTERRUPTED, one_line_on_stop
 from .variants import VariantError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 game_option = click.option("--game", "-g", required=True, metavar="GAME",
-                           help=f"one of: {', '.join(GAMES)}")
+                           help=f"one of: {', '.join(GAMES)}, or an installed plugin's "
+                                "(`winnable games` lists them)")
 variant_option = click.option("--variant", "-v", "variant", multiple=True, metavar="KEY=VALUE",
                               help="a rule flag (repeatable); `winnable games` lists them")
 solver_option = click.option("--solver", "-s", default=None, metavar="SOLVER",
@@ -524,7 +525,7 @@ def bench(game, variant, solver, options, n, workers):
 @cli.command()
 def games():
     """List the games, their solvers and rule flags."""
-    for name in GAMES:
+    for name in game_names():
         g = get_game(name)
         click.echo(f"{name}: {g.title}")
         click.echo("  solvers: " + ", ".join(
@@ -592,7 +593,7 @@ def sweep(game, n, grid, variant, solver, options, start, workers, out_dir, quie
     OUT_DIR/runs/ (one Parquet file each, resumable like `batch`).
 
     \b
-    Example:
+    Examples:
       winnable sweep --game nineball --n 100000 --grid kitchen_per_group=1,2,3 \\
           --grid 'targets=9,19|9'
     """

@@ -74,6 +74,20 @@ class SolverRun(Protocol):
 
 @dataclass
 class SolveResult:
+    """One deal solved (``Game.solve``): the deal, the rules (``variant``), the solver, its
+    outcome (``win``, ``loss`` or ``unknown``), score and line of play, the nodes searched and
+    seconds taken, and the game's extra columns (``extra``).  ``to_dict`` gives it flat, as
+    ``winnable solve --json`` prints it.
+
+    Examples:
+        >>> from winnable import get_game
+        >>> result = get_game("nineball").solve(1)
+        >>> result.outcome, result.score, result.moves[:2]
+        ('win', 25, ['2H+7H', '9D'])
+        >>> result.to_dict()["solver"]
+        'thoughtful'
+    """
+
     game: str
     seed: int | None
     deal: str
@@ -244,6 +258,18 @@ class Game:
     Everything else (deals by number, solving, options checked, versions) is the same for every
     game and is not overridden.  ``winnable deals`` grades deals by ``catalogue.GRADINGS``, where
     a game may add its grading.
+
+    A game in a package of its own (docs/adding-a-game.md) names, in ``reference``, a
+    plain-Python replay of a line written apart from its engine, which the contract test
+    (tests/test_games_contract.py) checks every solver's lines against.
+
+    Examples:
+        >>> from winnable import get_game
+        >>> game = get_game("addario")
+        >>> game.title, list(game.flags), game.default_solver
+        ('Solitario di Addario (Ballo delle Coppie)', ['column_free_equal'], 'first')
+        >>> len(game.deal(7)), game.solve(7, solver="thoughtful").outcome
+        (40, 'loss')
     """
 
     name: ClassVar[str]
@@ -255,6 +281,10 @@ class Game:
     # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
     # FLAGS become the class's name, title, deck and flags, its Table the game in play.
     rules_module: ClassVar[Any] = None
+    # A plugin game's plain-Python reference, "module:function": replay(game, result, rules)
+    # -> the score the line of ``result`` (a SolveResult) reaches, by rules written apart from
+    # the engine (the built-in games' references are in tests/reference/).
+    reference: ClassVar[str] = ""
 
     # --- columns -----------------------------------------------------------------------------
     # Extra per-deal columns that solve_deals returns, beyond the standard ones.

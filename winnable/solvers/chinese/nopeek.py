@@ -1,5 +1,10 @@
 """Chinese Solitaire: players who see only what a person sees (no peeking).
 
+Why one module of about 800 lines: the three players and the game loop share the view (what a
+player sees, the first section below), ``sampling`` falls back on ``strategy`` move by move, and
+that no player reads a face-down card is checked against one file; split, each part would have
+to agree on the view's layout across files.
+
 What a player sees: the face-up cards, the foundations, how many face-down cards each pile has
 and whether the stock is still there.  So it knows which cards it has not seen (all 52 minus the
 face-up cards and the foundations), but not where they are among the face-down places and the
@@ -88,10 +93,6 @@ stream, until it has no legal move or ``patience`` moves pass without progress.
 A game's random stream is its deal's play stream (``winnable.shuffle.play_stream``, a function
 of the deal's cards), so every game replays exactly from its deal, typed in or numbered;
 ``strategy`` draws nothing from it.
-
-The module stays whole (about 800 lines): the three players and the game loop share the view
-(what a player sees, the first section below), ``sampling`` falls back on ``strategy`` move by
-move, and that no player reads a face-down card is checked against one file.
 """
 
 from __future__ import annotations
