@@ -49,8 +49,8 @@ def compare(old: pd.DataFrame, new: pd.DataFrame) -> tuple[pd.DataFrame, list[in
     """The old verdicts against the new ones, deal by deal (rows: old; columns: new), the deals
     won by one and lost by the other, and those the old version decided and the new one
     leaves unknown."""
-    both = old.set_index("seed")[["outcome"]].join(new.set_index("seed")[["outcome"]],
-                                                   lsuffix="_old", rsuffix="_new", how="inner")
+    both = old[["seed", "outcome"]].merge(new[["seed", "outcome"]], on="seed",
+                                          suffixes=("_old", "_new")).set_index("seed")
     cross = pd.crosstab(both.outcome_old, both.outcome_new)
     decided = both.outcome_old.isin(["win", "loss"]) & both.outcome_new.isin(["win", "loss"])
     flips = both.index[decided & (both.outcome_old != both.outcome_new)].tolist()
@@ -59,14 +59,13 @@ def compare(old: pd.DataFrame, new: pd.DataFrame) -> tuple[pd.DataFrame, list[in
     return cross, flips, dropped
 
 
-def confirm_losses(seeds, variant: dict, budget: int) -> dict[int, str]:
-    """Each deal's verdict by the complete search without the new ideas (``WITHOUT_NEW_IDEAS``)
-    within ``budget`` nodes: ``loss`` confirms a loss, ``unknown`` leaves it unconfirmed, and
-    ``win`` would be a bug."""
+def confirm_losses(deals, variant: dict, budget: int) -> dict:
+    """Each deal's verdict (a deal number, or a deal written out) by the complete search
+    without the new ideas (``WITHOUT_NEW_IDEAS``) within ``budget`` nodes: ``loss`` confirms a
+    loss, ``unknown`` leaves it unconfirmed, and ``win`` would be a bug."""
     game = get_game("impossible")
     options = {**WITHOUT_NEW_IDEAS, "budget": budget}
-    return {int(seed): game.solve(int(seed), variant, "thoughtful", **options).outcome
-            for seed in seeds}
+    return {deal: game.solve(deal, variant, "thoughtful", **options).outcome for deal in deals}
 
 
 def main() -> None:
@@ -98,7 +97,7 @@ def main() -> None:
                         workers=args.workers)
         old = old_run(Path(args.old).resolve(), args.old_label, args.n, variant, runs_dir)
         cross, flips, dropped = compare(old, new)
-        losses = new.seed[new.outcome == "loss"].tolist()
+        losses = [int(seed) for seed in new.seed[new.outcome == "loss"]]
         confirmed = confirm_losses(losses, variant, args.confirm_budget)
         verdicts = pd.Series(confirmed.values(), dtype=object).value_counts().to_dict()
         summary.append({"rules": label, "flips": len(flips), "new losses": len(losses),
