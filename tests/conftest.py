@@ -33,9 +33,36 @@ for name in sys.argv[1:]:
 """
 
 
+# The example plugin game (examples/golf, docs/adding-a-game.md), installed into the test
+# environment as a user installs a game of their own, so that the tests see it as one: listed by
+# `winnable games`, found by workers and held to the contract (tests/test_plugin_game.py).
+PLUGIN = ROOT / "examples" / "golf"
+
+
+def install_plugin() -> None:
+    """``pip install -e examples/golf`` unless this environment has it from here already."""
+    from importlib.metadata import PackageNotFoundError, distribution
+    try:
+        where = distribution("winnable-golf").read_text("direct_url.json") or ""
+        if PLUGIN.as_uri() in where:
+            return
+    except PackageNotFoundError:
+        pass
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "-e",
+                           str(PLUGIN)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"installing {PLUGIN} failed:\n{done.stdout}{done.stderr}")
+    # This process read its .pth files before the install: the package's folder, as they say.
+    if str(PLUGIN) not in sys.path:
+        sys.path.append(str(PLUGIN))
+
+
 def pytest_sessionstart(session):
-    """Before pytest-xdist starts its workers (its own hook runs last): warm the cache."""
+    """Before pytest-xdist starts its workers (its own hook runs last): install the example
+    plugin game and warm the cache."""
     config = session.config
+    if not hasattr(config, "workerinput"):
+        install_plugin()
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
         return  # a worker, or tests in one process: nothing would be compiled twice
     procs = [subprocess.Popen([sys.executable, "-c", WARM_UP, *group], cwd=ROOT)

@@ -13,7 +13,7 @@ from winnable.runs.batch import solve_run
 from winnable.runs.spec import BatchError
 from winnable.runs.store import missing_chunks, startup
 from winnable.report import summaries_frame
-from winnable.stats import rate_bounds, wilson_interval, win_rate
+from winnable.stats import wilson_interval, win_rate
 
 
 def test_rows_and_columns(tmp_path):
@@ -103,7 +103,6 @@ def test_unknowns_widen_the_interval_both_ways():
     exact = win_rate(50, 50, 0)
     assert exact.kind == "exact" and exact.point == 0.5
     assert (exact.low, exact.high) == pytest.approx(wilson_interval(50, 100))
-    assert [float(x) for x in rate_bounds(50, 40, 10)] == [r.least, r.most, r.low, r.high]
 
 
 def test_summary_counts(tmp_path):

@@ -136,18 +136,21 @@ def test_search_moves_are_the_legal_moves_and_fingerprints_follow_play(easy, blo
 
 
 @pytest.mark.parametrize("easy", [False, True])
-def test_wins_replay_with_the_reference(easy):
-    wins = 0
+def test_every_score_replays_with_the_reference(easy):
+    """A win's line ends with 52 cards up; a deal not won comes with the line to the most cards
+    up the searches met, and its score is the one that line reaches."""
+    wins = others = 0
     for seed in range(1, 41):
         result = GAME.solve(seed, {"easy": easy}, budget=20_000)
         assert result.outcome in ("win", "loss", "unknown")
+        assert ref.replay(result.deal.split(), result.moves, easy) == result.score
         if result.outcome == "win":
             wins += 1
-            assert ref.replay(result.deal.split(), result.moves, easy) == 52
             assert result.score == 52
         else:
-            assert result.moves == [] and 0 <= result.score < 52
-    assert wins >= 30
+            others += 1
+            assert 0 <= result.score < 52
+    assert wins >= 30 and (easy or others > 0)
 
 
 @pytest.mark.parametrize("easy", [False, True])

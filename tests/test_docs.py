@@ -96,13 +96,13 @@ def test_every_option_is_in_the_generated_reference():
 
 
 def nav_pages() -> list[str]:
-    return re.findall(r":\s*([\w-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    return re.findall(r":\s*([\w/-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
 
 
 def test_every_page_is_in_the_nav_and_every_link_leads_somewhere():
-    pages = sorted(p.name for p in DOCS.glob("*.md"))
+    pages = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
     assert sorted(nav_pages()) == pages
-    for page in DOCS.glob("*.md"):
+    for page in DOCS.rglob("*.md"):
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
             if "://" not in target:
                 assert (page.parent / target).exists(), (page.name, target)
@@ -114,6 +114,6 @@ RATE = re.compile(r"\d+\.\d{3}% (?:to \d+\.\d{3}% \((?:bounds|estimate)\) )?\[\d
 
 def test_win_rates_quoted_in_the_docs_are_the_results_tables():
     tables = " ".join(p.read_text() for p in (ROOT / "results").rglob("*.md"))
-    for page in [*DOCS.glob("*.md"), ROOT / "README.md"]:
+    for page in [*DOCS.rglob("*.md"), ROOT / "README.md"]:
         for rate in RATE.findall(page.read_text()):
             assert rate in tables, (page.name, rate)

@@ -3,42 +3,38 @@ the same types, the outcome vocabulary, lines of play that the game's plain-Pyth
 (tests/reference/) replays to the reported score, the same row on every run, and the same row
 whether a deal is solved by number, in a batch, or pasted as text.  The columns and the replayed
 lines are checked under every value of every rule flag a game declares (``Flag.values``) too.
+The games are every game installed: the built-in four and the plugins (the example
+examples/golf among them, which conftest.py installs), whose references are their own
+(``Game.reference``).
 
 Small budgets and two deals each keep this fast; the games' own tests go deep."""
 
 import dataclasses
 import numbers
 import re
+from importlib import import_module
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from tests.reference import addario_ref, chinese_ref, impossible_ref, nineball_ref, stream_ref
-from winnable import GAME_NAMES, get_game, solve_batch
+from winnable import GAME_NAMES, game_names, get_game, solve_batch
 
-CASES = [(name, solver) for name in GAME_NAMES for solver in get_game(name).solvers]
+CASES = [(name, solver) for name in game_names() for solver in get_game(name).solvers]
 # Each game and solver under each value of each flag the game declares, the default left out.
 VARIANT_CASES = [(name, solver, f"{flag.name}={value}")
-                 for name in GAME_NAMES for flag in get_game(name).flags.values()
+                 for name in game_names() for flag in get_game(name).flags.values()
                  for value in flag.values if flag.parse(value) != flag.default
                  for solver in get_game(name).solvers]
-# Found by this test, left to the Chinese engine's maintainer: the thoughtful solver returns a
-# deal it does not win with the best score its search found and no line (``Thoughtful.solve``:
-# "LOSS with no line"), so the line does not replay to the score.  Under blocks=sequence deals
-# 3 and 4 are lost; at the default rules they are won, which hid it.
-NO_LINE_FOR_A_LOSS = {("chinese", "thoughtful", "blocks=sequence")}
-VARIANT_CASES = [pytest.param(*case, marks=pytest.mark.xfail(
-                     strict=True, reason="Chinese thoughtful: a lost deal's score has no line"))
-                 if case in NO_LINE_FOR_A_LOSS else pytest.param(*case)
-                 for case in VARIANT_CASES]
 # Budgets that keep every solver to a fraction of a second a deal.
 OPTIONS = {("chinese", "thoughtful"): {"budget": 2000, "walks": 5},
            ("chinese", "sampling"): {"samples": 2, "budget": 300},
            ("addario", "thoughtful"): {"budget": 100_000},
            ("impossible", "lookahead"): {"rollouts": 2},
            ("impossible", "halving"): {"budget": 8},
-           ("impossible", "thoughtful"): {"budget": 2000}}
+           ("impossible", "thoughtful"): {"budget": 2000},
+           ("golf", "thoughtful"): {"budget": 20_000}}
 SEEDS = (3, 4)
 STANDARD = ("outcome", "score", "moves", "nodes", "seconds")
 OUTCOMES = {"win", "loss", "unknown"}
@@ -58,8 +54,14 @@ def _same(a, b):
     return a.to_dict() | {"seconds": 0} == b.to_dict() | {"seconds": 0}
 
 
+def test_the_installed_plugin_games_are_held_to_the_contract_too():
+    assert "golf" in game_names() and set(GAME_NAMES) < set(game_names())
+    for name in set(game_names()) - set(GAME_NAMES):
+        assert get_game(name).reference, f"{name} names no reference (Game.reference)"
+
+
 def test_every_game_declares_values_for_each_flag():
-    for name in GAME_NAMES:
+    for name in game_names():
         for flag in get_game(name).flags.values():
             assert any(flag.parse(v) != flag.default for v in flag.values), (name, flag.name)
 
@@ -159,6 +161,9 @@ class ImpossibleReplay(impossible_ref.Game):
 
 def _replayed_score(name, result, rules):
     """The score the game's reference gives the result's line of play."""
+    if name not in GAME_NAMES:  # a plugin: its own reference, "module:function"
+        module, _, function = get_game(name).reference.partition(":")
+        return getattr(import_module(module), function)(get_game(name), result, rules)
     deal = result.deal.split()
     if name == "nineball":
         return nineball_ref.replay(deal, result.moves,
@@ -197,7 +202,7 @@ WINNING_SCORE = {"nineball": 19, "addario": 40, "chinese": 52}
 
 
 @pytest.mark.parametrize("name, solver, variant", VARIANT_CASES,
-                         ids=[_id(case.values) for case in VARIANT_CASES])
+                         ids=[_id(case) for case in VARIANT_CASES])
 def test_every_rule_flag_keeps_the_contract(name, solver, variant):
     """Columns, types and lines of play replayed by the reference, under each flag's values."""
     test_columns_and_their_types((name, solver), [variant])

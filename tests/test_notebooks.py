@@ -62,4 +62,8 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     figures = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
                if "image/png" in o.get("data", {})]
     assert figures, "the notebook draws its figures"
+    boards = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              for kind in ("image/svg+xml", "text/html")
+              if "data-card=" in o.get("data", {}).get(kind, "")]
+    assert boards, "the notebook shows a board (winnable.pictures)"
     assert (tmp_path / "runs").is_dir() and any((tmp_path / "runs").rglob("*.parquet"))

@@ -3,7 +3,6 @@ one-line errors for bad input."""
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -13,7 +12,7 @@ from winnable import plot
 from winnable.runs.batch import solve_batch
 from winnable.runs.read import load_rows
 from winnable.cli import PLOT_KINDS, cli
-from winnable.stats import outcome_crosstab, paired_outcomes, rate_bounds, summarize, win_rate
+from winnable.stats import outcome_crosstab, paired_outcomes, summarize
 
 N = 300
 
@@ -83,21 +82,16 @@ def test_winrate_draws_reference_lines_at_their_rates(rows):
 
 
 def test_running_interval_ends_at_the_summary(rows):
-    """The running band after all N deals is the summary's interval (same formula, arrays)."""
+    """What the running figure draws after all N deals, its line and its band, is the summary's
+    win rate and interval (the rate's textbook figures: tests/test_stats.py)."""
     part = rows[rows.variant == "kitchen_per_group=1"].sort_values("seed")
-    totals = [np.cumsum(part.outcome.to_numpy() == o) for o in ("win", "loss", "unknown")]
-    least, most, low, high = (x[-1] for x in rate_bounds(*totals))
     s = summarize(part)[0]
-    assert (least, most, low, high) == (s.rate.least, s.rate.most, s.win_low, s.win_high)
-
-
-def test_vector_intervals_match_the_scalar_ones():
-    cases = [(w, l, u) for w in (0, 1, 7, 50) for l in (0, 2, 50) for u in (0, 3)]
-    figures = zip(*rate_bounds(*np.array(cases).T))
-    for case, values in zip(cases, figures):
-        r = win_rate(*case)
-        assert np.allclose(values, (r.least, r.most, r.low, r.high), equal_nan=True, rtol=0,
-                           atol=0), case
+    ax = plot.running(part).axes[0]
+    line = ax.get_lines()[0]
+    assert line.get_xdata()[-1] == N and line.get_ydata()[-1] == pytest.approx(100 * s.rate.least)
+    band = ax.collections[0].get_paths()[0].vertices
+    at_end = band[band[:, 0] == N][:, 1]
+    assert (at_end.min(), at_end.max()) == pytest.approx((100 * s.win_low, 100 * s.win_high))
 
 
 def test_paired_uses_common_seeds_only(run_files, tmp_path):

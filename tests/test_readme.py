@@ -20,8 +20,15 @@ ROWS = {"Chinese Solitaire, strict": ("chinese", "default"),
         "Nineball Solitaire": ("nineball", "default"),
         "Solitario di Addario": ("addario", "default"),
         "Impossible": ("impossible", "default")}
-# The source's own figures (Chinese Solitaire: Jonte's "roughly 33%", Rasa's 179 of 355).
-SOURCE_WINS, SOURCE_GAMES = 179, 355
+
+
+def source_figures() -> set[str]:
+    """The figures of the Chinese Solitaire source text (Jonte's "roughly 33%", Rasa's 179 wins
+    in 355 games, 50.42%) as docs/chinese.md records them in its row "The text's figures": the
+    only figures that the README and the results page quote and no results table holds."""
+    row = next(line for line in (ROOT / "docs/chinese.md").read_text().splitlines()
+               if line.startswith("| The text's figures |"))
+    return set(NUMBER.findall(row.split("|")[2]))
 
 
 def section(title: str) -> str:
@@ -89,12 +96,13 @@ def test_headline_figures_are_the_results_tables(results):
         assert rows[name][0] == thoughtful, (name, rows[name][0], thoughtful)
         assert rows[name][1] == player, (name, rows[name][1], player)
         allowed |= set(NUMBER.findall(thoughtful + " " + player))
-    # Every other figure of the table is the source's.
-    strict = rows["Chinese Solitaire, strict"][2]
-    share = f"{100 * SOURCE_WINS / SOURCE_GAMES:.2f}%"
-    assert share == "50.42%" and share in strict and f"{SOURCE_WINS} of {SOURCE_GAMES}" in strict
-    assert '"roughly 33%"' in strict and share in rows["Chinese Solitaire, easy"][2]
-    allowed |= {"33%", share, str(SOURCE_WINS), str(SOURCE_GAMES)}
+    # Every other figure of the table is the source's: the strict row quotes each one that
+    # docs/chinese.md records, the easy row some of them (Rasa's, both modes in the mix).
+    source = source_figures()
+    assert set(NUMBER.findall(rows["Chinese Solitaire, strict"][2])) == source
+    assert set(NUMBER.findall(rows["Chinese Solitaire, easy"][2])) <= source
+    assert rows["Chinese Solitaire, easy"][2] != "no figure"
+    allowed |= source
     shown = NUMBER.findall(" ".join(" | ".join(cells) for cells in rows.values()))
     assert set(shown) <= allowed, set(shown) - allowed
 
@@ -109,7 +117,8 @@ def test_the_two_commands_are_the_ones_ci_runs():
                         "solve-batch --game nineball --n 1000000")
     ci = (ROOT / ".ci/run").read_text().splitlines()
     test_line = next(line for line in ci if "pytest" in line)
-    assert tests == test_line.replace("pip install -q ", "pip install ")
+    assert tests == test_line.split(" | tee ")[0].replace("pip install -q ", "pip install ")
+    assert any(line.startswith("python -m pytest -q -m slow") for line in ci)
     assert any(line.strip().endswith("mkdocs build --strict") for line in ci)
 
 

@@ -2,8 +2,8 @@
 keep every finished chunk and leave no process behind (each command is stopped by each signal
 in turn, then resumed to what an uninterrupted run gives); a batch killed with -9 loses nothing,
 and workers exit by themselves when the batch's process is killed.  The stress loop (many
-interrupts at random moments under load) is marked slow:
-`python -m pytest -m slow tests/test_signals.py`."""
+interrupts at random moments under load) is marked long, run on its own:
+`python -m pytest -m long tests/test_signals.py`."""
 
 import os
 import random
@@ -127,7 +127,7 @@ def test_workers_exit_when_the_batch_is_killed(tmp_path):
     assert list(Path(f"{out}.parts").glob("part-*.parquet"))
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_ctrl_c_at_random_moments_under_load_always_ends_the_batch(tmp_path):
     """25 interrupts at random moments from when the program runs (compiling or loading the
     kernels, checking stored parts, starting workers, solving), with every core busy with other

@@ -20,13 +20,14 @@ from typing import Any
 import click
 
 from .errors import UserError
-from .games import GAMES, LAST_DEAL, get_game
+from .games import GAMES, LAST_DEAL, game_names, get_game
 from .stopping import INTERRUPTED, one_line_on_stop
 from .variants import VariantError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 game_option = click.option("--game", "-g", required=True, metavar="GAME",
-                           help=f"one of: {', '.join(GAMES)}")
+                           help=f"one of: {', '.join(GAMES)}, or an installed plugin's "
+                                "(`winnable games` lists them)")
 variant_option = click.option("--variant", "-v", "variant", multiple=True, metavar="KEY=VALUE",
                               help="a rule flag (repeatable); `winnable games` lists them")
 solver_option = click.option("--solver", "-s", default=None, metavar="SOLVER",
@@ -140,7 +141,12 @@ def deal_options(fn):
 @solver_option
 @option_option
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def solve(chosen, solver, options, as_json):
+@click.option("--html", "html_file", type=click.Path(path_type=Path, dir_okay=False),
+              default=None, help="also write the line as a page that replays it move by move "
+                                 "(one self-contained HTML file)")
+@click.option("--peek", "--reveal", "peek", is_flag=True,
+              help="with --html: show the hidden cards too (face up, shaded)")
+def solve(chosen, solver, options, as_json, html_file, peek):
     """Solve one deal and show the layout, outcome, score and line of play, each move with the
     cards it moves (JSON: ``moves`` and ``described``)."""
     from .session import replay_line
@@ -153,7 +159,11 @@ def solve(chosen, solver, options, as_json):
     # The cards alone fix the game, random players included: a deal typed in plays the same.
     result = g.solve(cards, variant, solver, **options)
     result.seed = seed
-    _, steps = replay_line(g, cards, result.moves, variant, result.solver)
+    session, steps = replay_line(g, cards, result.moves, variant, result.solver)
+    if html_file is not None:
+        _write_page(session, html_file, peek, f"{g.title}, {chosen.where()} (rules: "
+                    f"{result.variant}; solver {result.solver}: {result.outcome}, score "
+                    f"{result.score})")
     if as_json:
         data = result.to_dict()
         data["described"] = [f"{step.move}  {step.described}" for step in steps]
@@ -217,8 +227,12 @@ line_player_option = click.option(
                    "it); with --moves, whose line it is (see `verify --help`)")
 @option_option
 @click.option("--boards", is_flag=True, help="print the position after each move")
-@click.option("--peek", is_flag=True, help="with --boards: show the hidden cards too")
-def replay(chosen, moves, moves_file, solver, options, boards, peek):
+@click.option("--peek", "--reveal", "peek", is_flag=True,
+              help="with --boards or --html: show the hidden cards too")
+@click.option("--html", "html_file", type=click.Path(path_type=Path, dir_okay=False),
+              default=None, help="also write the line as a page that replays it move by move "
+                                 "(one self-contained HTML file)")
+def replay(chosen, moves, moves_file, solver, options, boards, peek, html_file):
     """Show a line of play move by move with the cards named: the solver's line, or the one
     given with --moves."""
     g, cards, variant = chosen.game, chosen.cards, chosen.variant
@@ -236,7 +250,8 @@ def replay(chosen, moves, moves_file, solver, options, boards, peek):
         who = "the line given"
     from .errors import IllegalMove
     from .session import Session
-    click.echo(f"{g.title}, {chosen.where()} (rules: {g.rules(variant).label}; {who})")
+    heading = f"{g.title}, {chosen.where()} (rules: {g.rules(variant).label}; {who})"
+    click.echo(heading)
     session = Session(g, cards, variant, solver, forced=False)
     if boards:
         click.echo(_indented(session.board(peek)))
@@ -250,6 +265,16 @@ def replay(chosen, moves, moves_file, solver, options, boards, peek):
         if boards:
             click.echo(_indented(session.board(peek)))
     click.echo(_ending(session))
+    if html_file is not None:
+        _write_page(session, html_file, peek, heading)
+
+
+def _write_page(session, path: Path, peek: bool, title: str) -> None:
+    """The line played in ``session`` as a page that replays it (``--html``); the note that
+    says where goes to stderr, so that stdout stays what it was."""
+    session.line_view(peek, title).save(path)
+    click.echo(f"wrote {path}: the line move by move (open it in a browser; the arrow keys "
+               "step)", err=True)
 
 
 @cli.command()
@@ -262,8 +287,8 @@ def replay(chosen, moves, moves_file, solver, options, boards, peek):
                    "about a second of search); past it the answer is unknown")
 def play(chosen, peek, warn, budget):
     """Play a deal in the terminal, one command a line (typed, or piped in): a move in the
-    game's notation, moves, hint, best, check [--warn], solve, undo, board, save FILE, help,
-    quit.  Hidden cards stay hidden unless --peek."""
+    game's notation, moves, hint, best, check [--warn], solve, undo, board, save FILE,
+    show [FILE], help, quit.  Hidden cards stay hidden unless --peek."""
     from .session import Session
     from .terminal import play as play_in_terminal
     g = chosen.game
@@ -502,7 +527,7 @@ def bench(game, variant, solver, options, n, workers):
 @cli.command()
 def games():
     """List the games, their solvers and rule flags."""
-    for name in GAMES:
+    for name in game_names():
         g = get_game(name)
         click.echo(f"{name}: {g.title}")
         click.echo("  solvers: " + ", ".join(
@@ -570,7 +595,7 @@ def sweep(game, n, grid, variant, solver, options, start, workers, out_dir, quie
     OUT_DIR/runs/ (one Parquet file each, resumable like `batch`).
 
     \b
-    Example:
+    Examples:
       winnable sweep --game nineball --n 100000 --grid kitchen_per_group=1,2,3 \\
           --grid 'targets=9,19|9'
     """

@@ -21,6 +21,11 @@ solvers' inner loops that was most of the time (a move's worth computed from a p
 990 ns with reference counting against 22 ns without, for eight moves).  A kernel must not
 create arrays: without reference counting they would never be freed.
 
+``prefetch(array, index)``: an intrinsic for kernels, a hint to the processor to bring
+``array[index]`` (the start of that row of a 2-D array) into the cache (LLVM's ``llvm.prefetch``; it changes no value).
+A kernel that will look up many slots of a large table in a row issues it a few slots ahead,
+so that their cache misses overlap instead of following one another.
+
 Stale caches.  Numba checks a cached function against its own source file only, yet the machine
 code of a caller holds the code of every compiled function it calls (inlined or linked in): after
 an edit of ``chinese/position.py`` alone, the cached search in ``chinese/search.py`` would go on
@@ -35,10 +40,33 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 PACKAGE = Path(__file__).resolve().parent
 STAMP = "numba-source.sha1"
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Bring ``array[index]`` (the start of that row) into the cache (a hint; see the
+    module)."""
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        view = context.make_array(array_type)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view,
+                                           [args[1]] + [zero] * (array_type.ndim - 1))
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        builder.call(function, [builder.bitcast(pointer, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(array, types.intp), codegen
 
 
 def source_digest(root: Path) -> str:

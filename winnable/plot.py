@@ -10,11 +10,13 @@ of each run.  Win rates are those of ``winnable.stats``: the rate with its 95% W
 or, where a run has unknown deals, the pair of bounds (unknowns lost / won) with the interval
 around the pair, or the stratified estimate of a sample of the unknowns; never wins / decided.
 
-    from winnable import plot
-    from winnable.runs.read import read_runs
-    df = read_runs(["runs/nineball_thoughtful.parquet",
-                    "runs/nineball_thoughtful_kitchen_per_group-1.parquet"])
-    plot.save(plot.winrate(df), "plots/nineball_winrate")   # plots/nineball_winrate.png, .svg
+Examples:
+    >>> from winnable import plot, solve_batch
+    >>> rows = solve_batch("nineball", n=200, workers=1, progress=False,
+    ...                    out="runs/nineball_200.parquet")
+    >>> figure = plot.winrate(rows)
+    >>> [path.name for path in plot.save(figure, "plots/nineball_winrate")]
+    ['nineball_winrate.png', 'nineball_winrate.svg']
 """
 
 from __future__ import annotations

@@ -90,7 +90,21 @@ class Session:
     ``player`` names the player whose line is replayed where a game's randomness depends on it
     (Impossible: the random and lookahead players draw from the deal's play stream); None for a
     person.  ``forced``: play the moves the rules force on the player as they come (a line
-    being checked names them itself)."""
+    being checked names them itself).
+
+    Examples:
+        >>> from winnable import Session, get_game
+        >>> game = get_game("nineball")
+        >>> session = Session(game, game.deal(1))
+        >>> session.legal_moves()[0]            # (move, the cards it moves)
+        ('2H+7H', 'rack 2H 7H')
+        >>> print(session.play("2H+7H")[0].text())
+        1. 2H+7H  rack 2H 7H
+        >>> session.over, session.score, session.line
+        (False, 2, ['2H+7H'])
+        >>> session.undo()[0].move, session.line
+        ('2H+7H', [])
+    """
 
     def __init__(self, game, cards: np.ndarray, variant=None, player: str | None = None,
                  forced: bool = True):
@@ -173,6 +187,45 @@ class Session:
     def board(self, peek: bool = False) -> str:
         return self.table.board(peek)
 
+    # --- pictures (winnable.pictures) ------------------------------------------------------
+    def _replayed(self):
+        """A new table for the deal, replayed step by step: yielded at the deal and after each
+        step (the same table each time, moved on)."""
+        table = self.game.table(self.cards, self.rules, self.player)
+        yield table
+        for step in self.steps:
+            table.play(table.parse(step.move))
+            yield table
+
+    def scenes(self, peek: bool = False) -> list:
+        """The table laid out (``Game.scene``) at the deal and after each step."""
+        return [self.game.scene(table, peek) for table in self._replayed()]
+
+    def picture(self, peek: bool = False):
+        """The position as a picture (``winnable.pictures.Board``), the last move outlined;
+        hidden cards face down unless ``peek``."""
+        from .pictures import position
+        before = None
+        for k, table in enumerate(self._replayed()):
+            if k == len(self.steps) - 1:  # the position before the last step
+                before = self.game.scene(table, peek)
+                break
+        return position(self.game.scene(self.table, peek), before, peek)
+
+    def line_view(self, peek: bool = False, title: str | None = None):
+        """The line so far, stepped move by move (``winnable.pictures.LineView``: a notebook
+        shows it; ``save(path)`` writes it as a page of its own)."""
+        from .pictures import Frame, LineView
+        captions = ["the deal"] + [step.text() for step in self.steps]
+        frames = [Frame(caption, scene) for caption, scene in zip(captions, self.scenes(peek))]
+        if self.over:
+            frames[-1] = Frame(f"{captions[-1]}   (game over: {self.outcome}, score "
+                               f"{self.score})", frames[-1].scene)
+        return LineView(frames, peek, title or f"{self.game.title} (rules: {self.rules.label})")
+
+    def _repr_svg_(self) -> str:
+        return self.picture().svg
+
     # --- advice from the game's solvers -----------------------------------------------------
     def hint(self) -> Advice:
         """The move of the game's best no-peek player here (it sees what the player sees)."""
@@ -185,7 +238,18 @@ class Session:
 
 def replay_line(game, cards: np.ndarray, moves: list[str], variant=None,
                 player: str | None = None) -> tuple[Session, list[Step]]:
-    """Play a whole line; ``IllegalMove`` names the first illegal move and its number."""
+    """Play a whole line on deal ``cards``: the session where it ends and the step of each
+    move (the cards it moved); ``IllegalMove`` names the first illegal move and its number.
+
+    Examples:
+        >>> from winnable import get_game, replay_line
+        >>> game = get_game("nineball")
+        >>> session, steps = replay_line(game, game.deal(1), game.solve(1).moves)
+        >>> print(steps[1].text())
+        2. 9D  kitchen 9D (pile 1), turns up 4H
+        >>> session.outcome, session.score
+        ('win', 25)
+    """
     session = Session(game, cards, variant, player, forced=False)
     steps = []
     for number, move in enumerate(moves, start=1):
@@ -198,7 +262,17 @@ def replay_line(game, cards: np.ndarray, moves: list[str], variant=None,
 
 def verify_line(game, cards: np.ndarray, moves: list[str], variant=None,
                 player: str | None = None) -> Verdict:
-    """Replay a line against the rules: where it ends, or its first illegal move."""
+    """Replay a line against the rules: where it ends, or its first illegal move (a
+    ``Verdict``; nothing raised).
+
+    Examples:
+        >>> from winnable import get_game, verify_line
+        >>> game = get_game("nineball")
+        >>> print(verify_line(game, game.deal(1), game.solve(1).moves).text())
+        all 6 moves legal; the game is over: outcome win, score 25
+        >>> verify_line(game, game.deal(1), ["2H+7H", "AS+KS"]).illegal[0]  # the move's number
+        2
+    """
     session = Session(game, cards, variant, player, forced=False)
     for number, move in enumerate(moves, start=1):
         try:

@@ -28,6 +28,15 @@ Z95 = 1.959963984540054
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a share of ``successes`` in ``n`` trials (95% by default:
+    ``z`` is the normal quantile): ``(low, high)``.
+
+    Examples:
+        >>> from winnable import wilson_interval
+        >>> low, high = wilson_interval(90, 100)
+        >>> round(low, 4), round(high, 4)
+        (0.8256, 0.9448)
+    """
     low, high = wilson_bounds(successes, n, z)
     return float(low), float(high)
 
@@ -62,7 +71,14 @@ def rate_bounds(wins, losses, unknowns, z: float = Z95):
 @dataclass(frozen=True)
 class Sample:
     """A seeded uniform sample of a run's unknown deals, escalated (``winnable resolve RUN
-    --sample K``): how the run stood when the sample was drawn, and the sampled deals now."""
+    --sample K``): how the run stood when the sample was drawn, and the sampled deals now.
+    ``summarize`` reads it from a run's rows; ``win_rate`` and ``stratified_estimate`` take it.
+
+    Examples:
+        >>> from winnable import Sample
+        >>> Sample(stratum=50, decided_wins=900, wins=4, losses=5, unknowns=1).size
+        10
+    """
 
     stratum: int        # deals unknown when the sample was drawn (the unknown stratum, M)
     decided_wins: int   # wins among the deals decided then (the decided stratum, counted)
@@ -93,7 +109,17 @@ def stratified_estimate(deals: int, sample: Sample, z: float = Z95
     * the sample as a part of the unknown stratum: Wilson's interval for the sample's share of
       wins with the finite population correction (effective size ``K (M - 1) / (M - K)``;
       none when the sample is the whole stratum), scaled by ``M / N``.
-    ``tests/test_stats.py`` measures its coverage on synthetic runs with a known rate."""
+    ``tests/test_stats.py`` measures its coverage on synthetic runs with a known rate.
+
+    Examples:
+        >>> from winnable import Sample, stratified_estimate
+        >>> low_end, high_end, low, high = stratified_estimate(
+        ...     1000, Sample(stratum=50, decided_wins=900, wins=4, losses=5, unknowns=1))
+        >>> round(low_end, 3), round(high_end, 3)      # the one sampled unknown lost / won
+        (0.92, 0.925)
+        >>> round(low, 4), round(high, 4)
+        (0.8986, 0.9441)
+    """
     n, m, k = deals, sample.stratum, sample.size
     share = np.array([sample.wins, sample.wins + sample.unknowns], dtype=np.float64) / k
     estimate = (sample.decided_wins + m * share) / n
@@ -113,7 +139,16 @@ def stratified_estimate(deals: int, sample: Sample, z: float = Z95
 @dataclass(frozen=True)
 class WinRate:
     """The figures of a run's win rate (``win_rate``).  ``point`` is NaN wherever no unbiased
-    point exists: with unknowns and no sample, or with sampled deals still unknown."""
+    point exists: with unknowns and no sample, or with sampled deals still unknown.
+
+    Examples:
+        >>> from winnable import win_rate
+        >>> r = win_rate(wins=90, losses=5, unknowns=5)
+        >>> r.kind, r.least, r.most, r.point != r.point   # no point: NaN
+        ('bounds', 0.9, 0.95, True)
+        >>> round(r.decided_share, 4)                      # not the win rate: biased upwards
+        0.9474
+    """
 
     deals: int
     wins: int
@@ -139,8 +174,21 @@ class WinRate:
 
 def win_rate(wins: int, losses: int, unknowns: int, sample: Sample | None = None,
              z: float = Z95) -> WinRate:
-    """The one place a run's counts become its win-rate figures (module docstring).  A sample
-    counts only while the run has unknowns: once none is left the counts are exact."""
+    """The one place a run's counts become its win-rate figures (a ``WinRate``; the module
+    docstring says which figures and why).  A sample (``Sample``: the unknown deals escalated
+    by ``resolve_file(..., sample=K)``) counts only while the run has unknowns: once none is
+    left the counts are exact.
+
+    Examples:
+        >>> from winnable import Sample, win_rate
+        >>> exact = win_rate(wins=950, losses=50, unknowns=0)
+        >>> exact.kind, exact.point, round(exact.low, 4), round(exact.high, 4)
+        ('exact', 0.95, 0.9347, 0.9619)
+        >>> sampled = win_rate(900, 50, 50, Sample(stratum=50, decided_wins=900, wins=4,
+        ...                                        losses=6, unknowns=0))
+        >>> sampled.kind, round(sampled.point, 3)
+        ('estimate', 0.92)
+    """
     least, most, low, high = (float(x) for x in rate_bounds(wins, losses, unknowns, z))
     decided = wins + losses
     share = wins / decided if decided else math.nan
@@ -211,8 +259,26 @@ def mean_interval(values: pd.Series, z: float = Z95) -> tuple[float, float, floa
     return mean, mean - half, mean + half
 
 
-@dataclass
+@dataclass(repr=False)
 class Summary:
+    """One run summed up (``summarize``): its counts, win rate (``rate``, a ``WinRate``), mean
+    score and the means of the game's extra columns, each with its 95% interval.  ``text()``
+    (also ``str``) is what ``winnable summary`` prints, ``as_row()`` one flat row of its
+    figures (the keys of ``--json``).
+
+    Examples:
+        >>> import pandas as pd
+        >>> from winnable import summarize
+        >>> rows = pd.DataFrame({"game": "addario", "solver": "thoughtful", "variant":
+        ...                      "default", "seed": [1, 2], "outcome": ["win", "unknown"],
+        ...                      "score": [52, 40]})
+        >>> (s,) = summarize(rows)
+        >>> s.rate.kind, s.rate.least, s.rate.most
+        ('bounds', 0.5, 1.0)
+        >>> print(s.text().splitlines()[1])
+          deals 2: 1 wins, 0 losses, 1 unknown
+    """
+
     game: str
     solver: str
     variant: str
@@ -266,7 +332,16 @@ class Summary:
             row[f"mean_{name}_high"] = high
         return row
 
+    def __repr__(self) -> str:
+        from .report import rate_text
+        return (f"<Summary {self.game} | {self.solver} | {self.variant}: "
+                f"{rate_text(self.rate)} of {self.deals:,} deals>")
+
+    def __str__(self) -> str:
+        return self.text()
+
     def text(self) -> str:
+        """The summary as ``winnable summary`` prints it."""
         which = "deals" if self.numbering == "winnable" else f"{self.numbering} numbers"
         seeds = (f", {which} {self.first_seed}-{self.last_seed}"
                  if self.first_seed is not None else "")
@@ -327,10 +402,64 @@ def _pct(x: float) -> str:
 GROUP_KEYS = ("game", "solver", "variant", "numbering")
 
 
-def summarize(df: pd.DataFrame, mean_columns: tuple[str, ...] = ()) -> list[Summary]:
-    """One Summary per (game, solver, variant, numbering) in the frame of per-deal rows (rows
-    without a ``numbering`` column are the project's own numbering)."""
-    out = []
+class Summaries(list):
+    """What ``summarize`` returns: a list of ``Summary``, one per run, that prints as a table
+    (one row per run: deals, win rate, unknowns, mean score and the mean of every extra column,
+    each with its 95% interval; in a notebook, an HTML table); ``str`` gives each summary's
+    full text, as ``winnable summary`` prints it, and ``to_frame`` the table as a DataFrame.
+
+    Examples:
+        >>> import pandas as pd
+        >>> from winnable import summarize
+        >>> rows = pd.DataFrame({"game": "nineball", "solver": "thoughtful",
+        ...                      "variant": "default", "seed": [1, 2, 3, 4],
+        ...                      "outcome": ["win", "win", "loss", "win"],
+        ...                      "score": [25, 24, 11, 25]})
+        >>> summaries = summarize(rows)
+        >>> summaries
+            game     solver   rules deals        win rate (95% CI)  unknown     mean score (95% CI)
+        nineball thoughtful default     4 75.000% [30.064, 95.441]        0 21.250 [14.538, 27.962]
+        >>> summaries[0]
+        <Summary nineball | thoughtful | default: 75.000% [30.064, 95.441] of 4 deals>
+    """
+
+    def to_frame(self) -> pd.DataFrame:
+        """The summaries as a table with readable cells (``winnable.report.summaries_frame``)."""
+        from .report import summaries_frame
+        return summaries_frame(self)
+
+    def __repr__(self) -> str:
+        if not self:
+            return "Summaries([])"
+        with pd.option_context("display.width", 200, "display.max_columns", None,
+                               "display.max_colwidth", None):
+            return self.to_frame().to_string(index=False)
+
+    def __str__(self) -> str:
+        return "\n\n".join(s.text() for s in self)
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def summarize(df: pd.DataFrame, mean_columns: tuple[str, ...] = ()) -> Summaries:
+    """One ``Summary`` per (game, solver, variant, numbering) in the frame of per-deal rows
+    (rows without a ``numbering`` column are the project's own numbering), as ``Summaries``,
+    a list that prints as a table; ``mean_columns``: per-deal columns whose means (with 95%
+    intervals) each summary reports too (a game's ``summary_means``).
+
+    Examples:
+        >>> import pandas as pd
+        >>> from winnable import summarize
+        >>> rows = pd.DataFrame({"game": "nineball", "solver": "thoughtful",
+        ...                      "variant": "default", "seed": [1, 2, 3, 4],
+        ...                      "outcome": ["win", "win", "loss", "win"],
+        ...                      "score": [25, 24, 11, 25]})
+        >>> (s,) = summarize(rows)
+        >>> s.wins, s.losses, round(s.win_rate, 2)
+        (3, 1, 0.75)
+    """
+    out = Summaries()
     if "numbering" in df.columns:  # rows of files without the column mixed in
         df = df.assign(numbering=df["numbering"].fillna("winnable"))
     keys = [k for k in GROUP_KEYS if k in df.columns]
@@ -384,7 +513,14 @@ def paired_difference(only_a: int, only_b: int, n: int, z: float = Z95
     won by one only (the McNemar pairs), with its paired 95% interval: (difference, low, high).
     Normal approximation to the mean of the per-deal differences (+1 won by b only, -1 by a
     only, 0 otherwise), whose variance is (only_a + only_b) / n - d^2; deals both win or both
-    lose carry no information on the difference, which is why pairing narrows the interval."""
+    lose carry no information on the difference, which is why pairing narrows the interval.
+
+    Examples:
+        >>> from winnable import paired_difference
+        >>> d, low, high = paired_difference(only_a=12, only_b=30, n=1000)  # b won 18 more
+        >>> round(d, 3), round(low, 4), round(high, 4)
+        (0.018, 0.0053, 0.0307)
+    """
     if n <= 0:
         raise ValueError("no deals in common")
     d = (only_b - only_a) / n

@@ -26,6 +26,7 @@ HELP = """commands (one a line):
   undo          take back your last move
   board         show the table again
   save FILE     write the line played so far (`winnable verify --moves-file FILE` checks it)
+  show [FILE]   write a page that replays the game so far move by move (default {page})
   help          this list
   quit          stop"""
 
@@ -97,7 +98,7 @@ class CommandLoop:
             return False
         if word in ("help", "?"):
             self.out(HELP.format(example=session.game.move_example,
-                                 hint=session.game.hint_player))
+                                 hint=session.game.hint_player, page=self.page_name()))
         elif word == "board":
             self.show_board()
         elif word == "moves":
@@ -140,6 +141,8 @@ class CommandLoop:
             if not rest:
                 raise UserError("save needs a file name: save FILE")
             self.save(Path(rest))
+        elif word == "show":
+            self.show(Path(rest or self.page_name()))
         else:
             self.move(line.strip())
         return True
@@ -153,6 +156,19 @@ class CommandLoop:
         except OSError as exc:
             raise UserError(f"cannot write {path}: {exc.strerror}") from None
         self.out(f"saved {len(self.session.line)} moves to {path}")
+
+    def page_name(self) -> str:
+        return f"{self.session.game.name}-play.html"
+
+    def show(self, path: Path) -> None:
+        """Write the page of the game so far (the hidden cards as the game shows them: face
+        down unless --peek)."""
+        session = self.session
+        title = (f"{session.game.title}: the game so far (winnable play "
+                 f"{self.deal_options})")
+        session.line_view(self.peek, title).save(path)
+        self.out(f"wrote {path}: the game so far, move by move (open it in a browser; the "
+                 "arrow keys step)")
 
     def run(self, lines: Iterator[str]) -> None:
         """Read and answer commands; an illegal move or a bad command gets its one-line reason

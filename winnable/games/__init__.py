@@ -2,7 +2,14 @@
 with it): a game's modules, and Numba with them, load when the game is first asked for.
 
 A game is a subclass of ``winnable.games.base.Game`` (the contract: what every game provides)
-in a module of its own; adding one takes that module and one line in ``GAMES``."""
+in a module of its own.  The four built in are listed in ``GAMES``; a game in a package of its
+own registers through an entry point in the group ``winnable.games`` (docs/adding-a-game.md):
+
+    [project.entry-points."winnable.games"]
+    golf = "winnable_golf.game:Golf"
+
+Installed, it is a game like the built-in ones (`winnable games` lists it).  A game can also be
+registered at run time by adding its ``"module:class"`` to ``GAMES`` (tests/test_toy_game.py)."""
 
 from __future__ import annotations
 
@@ -19,15 +26,54 @@ GAMES: dict[str, str] = {
     "chinese": "winnable.games.chinese:Chinese",
     "impossible": "winnable.games.impossible:Impossible",
 }
-GAME_NAMES = tuple(GAMES)  # the games this package comes with
+GAME_NAMES = tuple(GAMES)
+"""The games this package comes with (``game_names()`` adds the installed plugins).
+
+Examples:
+    >>> from winnable import GAME_NAMES
+    >>> GAME_NAMES
+    ('nineball', 'addario', 'chinese', 'impossible')
+"""
+PLUGIN_GROUP = "winnable.games"  # the entry-point group of games in packages of their own
+
+
+@cache
+def plugins() -> dict[str, str]:
+    """The games of installed packages (entry points in ``PLUGIN_GROUP``): name ->
+    ``"module:class"``.  Looked up once, when first needed, not at import: the command line
+    starts without reading every installed package's metadata."""
+    from importlib.metadata import entry_points
+    return {point.name.strip().lower(): point.value
+            for point in entry_points(group=PLUGIN_GROUP)}
+
+
+def game_names() -> tuple[str, ...]:
+    """The names of every game known here: the built-in four, those registered at run time and
+    those of installed plugin packages (entry points ``winnable.games``).
+
+    Examples:
+        >>> from winnable import game_names
+        >>> game_names()[:4]
+        ('nineball', 'addario', 'chinese', 'impossible')
+    """
+    return tuple(GAMES) + tuple(name for name in plugins() if name not in GAMES)
 
 
 def get_game(name: str):
-    """The game called ``name`` (a ``Game``)."""
+    """The game called ``name`` (a ``Game``: one instance per process), built in or from an
+    installed plugin package; a one-line ``VariantError`` for a name no game has.
+
+    Examples:
+        >>> from winnable import get_game
+        >>> game = get_game("nineball")
+        >>> game.title, game.default_solver, list(game.solvers)
+        ('Nineball Solitaire', 'thoughtful', ['thoughtful', 'nopeek-score', 'nopeek-win'])
+    """
     key = name.strip().lower()
-    if key not in GAMES:
-        raise VariantError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
-    return _load(GAMES[key])
+    where = GAMES.get(key) or plugins().get(key)
+    if where is None:
+        raise VariantError(f"unknown game {name!r}: choose one of {', '.join(game_names())}")
+    return _load(where)
 
 
 @cache
@@ -44,4 +90,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["GAMES", "GAME_NAMES", "LAST_DEAL", "Game", "SolveResult", "SolverInfo", "get_game"]
+__all__ = ["GAMES", "GAME_NAMES", "LAST_DEAL", "PLUGIN_GROUP", "Game", "SolveResult",
+           "SolverInfo", "game_names", "get_game", "plugins"]

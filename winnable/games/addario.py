@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import pictures as P
 from ..cards import CODES, code
 from ..outcomes import LOSS, UNKNOWN, WIN, outcome_name
 from ..rules import addario as R
@@ -115,6 +116,21 @@ class Addario(Game):
         return Advice("thoughtful", line[0] if line else None, outcome, line,
                       f"searched with every card known (the deck too), {nodes:,} pairs of a "
                       f"budget of {budget:,}: best score {max(best, replay.score)}", peeks=True)
+
+    def scene(self, table, peek: bool = False) -> P.Scene:
+        """The four columns, each row lying on the one before; the deck to their right."""
+        scene = P.Scene()
+        columns, heights, state = table.tableau
+        top = P.MARGIN + P.LABEL_H
+        for c in range(R.COLS):
+            x = P.MARGIN + c * (P.CARD_W + P.GAP)
+            if not heights[c]:
+                scene.space(x, top)
+            scene.fan([table.deal[columns[c, r]] for r in range(int(heights[c]))], x, top)
+        left = P.MARGIN + R.COLS * (P.CARD_W + P.GAP) + 2 * P.GAP
+        bottom = scene.deck(table.deal[int(state[0]):], left, top, peek)
+        scene.label(f"discarded: {table.score()}", left, bottom + P.LABEL_H)
+        return scene
 
     def layout(self, cards: np.ndarray) -> str:
         first_row = " ".join(code(int(c)) for c in cards[:R.COLS])

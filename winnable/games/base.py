@@ -74,6 +74,20 @@ class SolverRun(Protocol):
 
 @dataclass
 class SolveResult:
+    """One deal solved (``Game.solve``): the deal, the rules (``variant``), the solver, its
+    outcome (``win``, ``loss`` or ``unknown``), score and line of play, the nodes searched and
+    seconds taken, and the game's extra columns (``extra``).  ``to_dict`` gives it flat, as
+    ``winnable solve --json`` prints it.
+
+    Examples:
+        >>> from winnable import get_game
+        >>> result = get_game("nineball").solve(1)
+        >>> result.outcome, result.score, result.moves[:2]
+        ('win', 25, ['2H+7H', '9D'])
+        >>> result.to_dict()["solver"]
+        'thoughtful'
+    """
+
     game: str
     seed: int | None
     deal: str
@@ -86,10 +100,27 @@ class SolveResult:
     seconds: float
     extra: dict[str, Any] = field(default_factory=dict)
 
+    # The game that solved it (set by ``Game.solve``), for its pictures; not a field.
+    _game: ClassVar[Any] = None
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.update(data.pop("extra"))
         return data
+
+    def line_view(self, peek: bool = False):
+        """The line of play stepped move by move (``winnable.pictures.LineView``); hidden cards
+        face down unless ``peek``."""
+        from ..session import replay_line
+        game = self._game
+        session, _ = replay_line(game, game.parse_deal(self.deal, self.variant), self.moves,
+                                 self.variant, self.solver)
+        where = f"deal {self.seed}" if self.seed is not None else "the deal given"
+        return session.line_view(peek, f"{game.title}, {where} (rules: {self.variant}; solver "
+                                       f"{self.solver}: {self.outcome}, score {self.score})")
+
+    def _repr_html_(self) -> str:
+        return self.line_view()._repr_html_()
 
 
 @dataclass(frozen=True)
@@ -221,11 +252,24 @@ class Game:
     * solvers: ``option_notes`` (advice on legal but wasteful options), ``warm_up`` (what a
       batch compiles before its workers start);
     * play: ``table`` (the deal in play: a ``Table``; default ``rules_module.Table``), ``hint``
-      and ``solve_position`` (advice in a position: ``winnable.session.Advice``).
+      and ``solve_position`` (advice in a position: ``winnable.session.Advice``), ``scene``
+      (the table laid out for a picture: ``winnable.pictures``).
 
     Everything else (deals by number, solving, options checked, versions) is the same for every
     game and is not overridden.  ``winnable deals`` grades deals by ``catalogue.GRADINGS``, where
     a game may add its grading.
+
+    A game in a package of its own (docs/adding-a-game.md) names, in ``reference``, a
+    plain-Python replay of a line written apart from its engine, which the contract test
+    (tests/test_games_contract.py) checks every solver's lines against.
+
+    Examples:
+        >>> from winnable import get_game
+        >>> game = get_game("addario")
+        >>> game.title, list(game.flags), game.default_solver
+        ('Solitario di Addario (Ballo delle Coppie)', ['column_free_equal'], 'first')
+        >>> len(game.deal(7)), game.solve(7, solver="thoughtful").outcome
+        (40, 'loss')
     """
 
     name: ClassVar[str]
@@ -237,6 +281,10 @@ class Game:
     # The module in winnable/rules/ that says what the game is; its NAME, TITLE, DECK and
     # FLAGS become the class's name, title, deck and flags, its Table the game in play.
     rules_module: ClassVar[Any] = None
+    # A plugin game's plain-Python reference, "module:function": replay(game, result, rules)
+    # -> the score the line of ``result`` (a SolveResult) reaches, by rules written apart from
+    # the engine (the built-in games' references are in tests/reference/).
+    reference: ClassVar[str] = ""
 
     # --- columns -----------------------------------------------------------------------------
     # Extra per-deal columns that solve_deals returns, beyond the standard ones.
@@ -353,6 +401,14 @@ class Game:
         player whose line is replayed, where its draws from the play stream matter."""
         return self.rules_module.Table(cards, rules, player)
 
+    def scene(self, table: Table, peek: bool = False):
+        """The table laid out for a picture (a ``winnable.pictures.Scene``: each card where it
+        lies, ``hidden`` where the player would not see its face).  ``peek``: the picture will
+        show the hidden cards, so a game may spread them out to be read.  The default draws
+        the text board (``table.board``); a game lays out its own cards."""
+        from ..pictures import Scene
+        return Scene(text=table.board(peek))
+
     def hint(self, session):
         """The move ``hint_player`` makes in the session's position (an ``Advice``)."""
         raise UserError(f"{self.name} has no player to give hints")
@@ -436,12 +492,14 @@ class Game:
         opts = self.solver_options(solver, options)
         columns = self.solve_deals(cards[None, :], rules, solver, opts)
         extra = {k: _scalar(columns[k][0]) for k in self.extra_columns}
-        return SolveResult(
+        result = SolveResult(
             game=self.name, seed=seed, deal=self.format_deal(cards), variant=rules.label,
             solver=solver, outcome=str(columns["outcome"][0]), score=int(columns["score"][0]),
             moves=list(columns["moves"][0]), nodes=int(columns["nodes"][0]),
             seconds=float(columns["seconds"][0]), extra=extra,
         )
+        result._game = self
+        return result
 
     def warm_up(self, variant=None, solver: str | None = None,
                 options: Mapping[str, Any] | None = None) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import pictures as P
 from .. import shuffle
 from ..cards import code
 from ..outcomes import NAME_OF
@@ -205,6 +206,37 @@ class Impossible(Game):
 
     def deck_for(self, rules) -> np.ndarray:
         return R.DECK if rules["jokers"] else R.DECK_WITHOUT_JOKERS
+
+    def scene(self, table, peek: bool = False) -> P.Scene:
+        """The piles in creation order, nine to a row, each with only its top card seen (the
+        cards under it as an edge of backs; ``peek``: fanned face up); the deck to the right."""
+        scene = P.Scene()
+        game, st = table.game, table.game.st
+        column = P.CARD_W + P.GAP
+        step = P.FAN_UP * 0.7 if peek else 3
+        y = P.MARGIN + P.LABEL_H
+        count = int(st[R.ST_COUNT])
+        bottom = y + P.CARD_H
+        for k in range(count):
+            row, place = divmod(k, R.INITIAL_PILES)
+            if place == 0 and row:
+                y = bottom + P.LABEL_H + 6
+            x = P.MARGIN + place * column
+            slot = int(game.order[k])
+            size = int(game.size[slot])
+            scene.label(f"#{k + 1} ({size})", x + P.CARD_W / 2, y - 4, "middle")
+            bottom = max(bottom, scene.fan(game.cards[slot, :size], x, y,
+                                           [i < size - 1 for i in range(size)], step, step))
+        if not count:
+            scene.space(P.MARGIN, y, "no pile")
+        left = P.MARGIN + R.INITIAL_PILES * column + P.GAP
+        deck_bottom = scene.deck(game.deck[:int(st[R.ST_DECK])][::-1], left, P.MARGIN + P.LABEL_H,
+                                 peek, per_row=6)
+        removal = ", a fifteen removal available" if R.removal_available(
+            st, table.codes.fifteen) else ""
+        scene.label(f"score: {int(st[R.ST_SCORE])}{removal}", P.MARGIN,
+                    max(bottom, deck_bottom) + P.LABEL_H)
+        return scene
 
     def layout(self, cards: np.ndarray) -> str:
         return ("deck, top card first (the nine piles are dealt from it, each covered while a "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import pictures as P
 from ..cards import CODES
 from ..outcomes import LOSS, WIN, outcome_name
 from ..rules import nineball as R
@@ -110,6 +111,35 @@ class Nineball(Game):
 
     def layout(self, cards: np.ndarray) -> str:
         return R.layout(cards)
+
+    def scene(self, table, peek: bool = False) -> P.Scene:
+        """The rack as its 1-2-3-2-1 diamond, each row lying on the row above it; the kitchen's
+        three piles to its right, the top card face up on the face-down ones."""
+        scene = P.Scene()
+        top = P.MARGIN + P.LABEL_H
+        step = P.CARD_W + 8
+        middle = P.MARGIN + step + P.CARD_W / 2
+        present = table.state >> 6
+        scene.label("rack", P.MARGIN, P.MARGIN + 10)
+        for r, row in enumerate(R.RACK_ROWS):
+            for k, i in enumerate(row):
+                if present >> i & 1:
+                    scene.card(table.deal[i], middle + (k - (len(row) - 1) / 2) * step
+                               - P.CARD_W / 2, top + r * P.CARD_H / 2)
+        left = P.MARGIN + 3 * step + 3 * P.GAP
+        scene.label("kitchen", left, P.MARGIN + 10)
+        for p in range(R.PILES):
+            x = left + p * (P.CARD_W + P.GAP)
+            height = int(R.pile_height(table.state, p))
+            first = R.RACK + R.PILE_DEPTH * p
+            if not height:
+                scene.space(x, top, "empty")
+            scene.fan(table.deal[first:first + height], x, top,
+                      hidden=[depth < height - 1 for depth in range(height)])
+        bottom = top + 3 * P.CARD_H + P.LABEL_H
+        scene.label(f"rack cards removed: {int(R.rack_removed(table.state))} · score if play "
+                    f"ended here: {table.score()}", P.MARGIN, bottom)
+        return scene
 
     def hint(self, session) -> Advice:
         table = session.table

@@ -1,5 +1,8 @@
 """Impossible (a variant of Call Eleven): what the game is.
 
+Why one module of about 670 lines: the kernels and the ``Table`` all read and write one state
+layout (below) and the owed work it carries; split, they would have to agree on it across files.
+
 Rules (defaults; docs/impossible.md gives the reasoning):
 
 * 54 cards: the 52 plus two jokers (``X1``, ``X2``).  A counts 1, 2-10 their value; J, Q, K are
@@ -42,10 +45,6 @@ State (flat arrays): pile slots ``cards[slot, i]`` (bottom first) with ``size[sl
 and the class of the top card (``CLASS``) in ``size[SLOTS + slot]``; ``order[0:count]`` lists
 the slots of the piles on the table in creation order; the deck is ``deck[0:deck_size]`` with
 its top card last; ``st`` holds the scalars (see ``ST_*``).  ``State`` bundles the five arrays.
-
-The module stays whole (about 650 lines): the kernels and the ``Table`` all read and write this
-one state layout and the owed work it carries, and split they would have to agree on it across
-files.
 """
 
 from __future__ import annotations

@@ -16,7 +16,5 @@ back for reports.  One module per job, lowest first:
 * ``sweep``: ``sweep``, one batch per combination of rule flags, compared.
 * ``summary``: what ``winnable summary`` prints for run files (and ``solve-batch --json``).
 
-Stopping (Ctrl-C, SIGTERM, SIGHUP) is ``winnable.stopping``'s.  ``winnable.batch``,
-``winnable.resolve`` and ``winnable.sweep`` are the names these modules had before they became
-this package; they re-export them.
+Stopping (Ctrl-C, SIGTERM, SIGHUP) is ``winnable.stopping``'s.
 """

@@ -25,7 +25,7 @@ from ..games import GAMES, get_game
 from ..numbering import LAST_DEAL
 from .chunk import get_ready, solve_and_store, solve_seeds_table, use_games
 from .cluster import check_where_to_run, connect, run_tasks_dask
-from .pool import Task, run_tasks
+from .pool import Task, exit_if_spawning, run_tasks
 from .progress import progress_bar, warn
 from .read import load_rows
 from .spec import BatchError, RunSpec, default_out, parts_dir, run_file
@@ -47,7 +47,22 @@ def solve_batch(game: str, n: int, start: int = 1, variant=None, solver: str | N
     cluster (then ``workers`` must stay None: the cluster's workers are started with `dask
     worker`).  ``progress``: a progress bar and what the run is doing, on stderr.  The frame's
     ``attrs`` say where the rows are stored (``path``) and how many were solved now
-    (``solved``)."""
+    (``solved``).
+
+    A script may call it at its top level, without an ``if __name__ == "__main__":`` guard:
+    the workers do not import the script again (``winnable.runs.pool``).
+
+    Examples:
+        >>> from winnable import solve_batch
+        >>> rows = solve_batch("nineball", n=300, workers=2, progress=False,
+        ...                    out="runs/nineball_300.parquet")
+        >>> len(rows), rows.attrs["solved"], int((rows.outcome == "win").sum())
+        (300, 300, 298)
+        >>> solve_batch("nineball", n=300, workers=2, progress=False,
+        ...             out="runs/nineball_300.parquet").attrs["solved"]   # stored already
+        0
+    """
+    exit_if_spawning()
     if n <= 0:
         raise BatchError(f"--n must be at least 1, got {n}")
     if start <= 0:
@@ -92,6 +107,7 @@ def solve_run(game: str, n: int, variant=None, solver: str | None = None,
               numbering: str | None = None) -> pd.DataFrame:
     """``solve_batch`` of deals 1..n stored in ``run_file(spec, n, runs_dir)``: solved once,
     then read back (an experiment's run of the same N, rules, solver and options included)."""
+    exit_if_spawning()
     spec = RunSpec.make(game, variant, solver, options, numbering)
     return solve_batch(game, n=n, variant=variant, solver=solver, options=options,
                        workers=workers, out=run_file(spec, n, runs_dir), progress=progress,
@@ -119,7 +135,8 @@ def solve_chunks(spec: RunSpec, chunks: Sequence[Sequence[int]], parts: Path,
         else:
             run_tasks([Task(solve_and_store, (spec_json, seeds, str(parts)), _deals(seeds))
                        for seeds in chunks], workers, bar.update,
-                      setup=(use_games, (dict(GAMES),)))
+                      setup=(use_games, (dict(GAMES),)),
+                      needs_main=any(where.startswith("__main__:") for where in GAMES.values()))
     finally:
         bar.close()
         if client is not None:

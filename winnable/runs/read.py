@@ -30,7 +30,16 @@ def load_rows(out: Path, first: int | None = None, last: int | None = None) -> p
 def read_run_file(path: str | os.PathLike,
                   columns: Sequence[str] | None = None) -> tuple[RunSpec, pd.DataFrame]:
     """The run a file holds and its rows (``columns``: only these, where the file has them); a
-    one-line BatchError for a file that is missing, unreadable or not a winnable run."""
+    one-line BatchError for a file that is missing, unreadable or not a winnable run.
+
+    Examples:
+        >>> from winnable import read_run_file, solve_batch
+        >>> _ = solve_batch("nineball", n=50, workers=1, progress=False,
+        ...                 out="runs/nineball_50.parquet")
+        >>> spec, rows = read_run_file("runs/nineball_50.parquet", columns=["seed", "outcome"])
+        >>> spec.game, spec.solver, spec.variant, list(rows.columns), len(rows)
+        ('nineball', 'thoughtful', 'default', ['seed', 'outcome'], 50)
+    """
     path = Path(path)
     if not path.exists():
         raise BatchError(f"no such file: {path}")
@@ -56,8 +65,21 @@ def read_runs(paths: Iterable[str | os.PathLike],
     solver options as ``key=value`` words) and a ``numbering`` column (which deals the seeds
     are: ``winnable.numbering``); ``columns``: read only these (with the columns that tell runs
     and deals apart), e.g. to draw figures of million-deal runs.  A deal stored in several files
-    of the same run counts once; files that disagree about a deal, or that hold runs differing only in the
-    engine version, are refused with a one-line BatchError."""
+    of the same run counts once; files that disagree about a deal, or that hold runs differing
+    only in the engine version, are refused with a one-line BatchError.
+
+    Examples:
+        >>> from winnable import read_runs, solve_batch
+        >>> for k in (1, 3):
+        ...     _ = solve_batch("nineball", n=100, variant={"kitchen_per_group": k},
+        ...                     workers=1, progress=False, out=f"runs/nineball_k{k}.parquet")
+        >>> rows = read_runs(["runs/nineball_k1.parquet", "runs/nineball_k3.parquet"])
+        >>> rows.groupby("variant").size()
+        variant
+        default                100
+        kitchen_per_group=1    100
+        dtype: int64
+    """
     paths = [Path(p) for p in paths]
     if not paths:
         raise BatchError("give at least one run file (.parquet)")

@@ -48,6 +48,7 @@ from ..games import get_game
 from ..shuffle import sample_indices
 from .batch import solve_chunks
 from .cluster import check_where_to_run
+from .pool import exit_if_spawning
 from .progress import warn
 from .spec import BatchError, RunSpec, options_text, resolve_dir
 from .store import (META_KEY, merge_parts, readable_spec, startup, total_startup, with_startup,
@@ -114,7 +115,25 @@ def resolve_file(path: str | os.PathLike, options: Mapping[str, Any],
                  chunk: int | None = None, progress: bool = True, sample: int | None = None,
                  seed: int = 1) -> Escalation:
     """Re-solve the unknown rows of one run file with its options changed by ``options``; with
-    ``sample``, only a seeded uniform sample of that many of them (module docstring)."""
+    ``sample``, only a seeded uniform sample of that many of them (module docstring), from
+    which ``summarize`` then gives the stratified estimate of the win rate.  Returns what the
+    escalation did (``Escalation``; ``text()`` says it in one line).
+
+    Examples:
+        >>> from winnable import read_runs, resolve_file, solve_batch, summarize
+        >>> rows = solve_batch("addario", n=200, solver="thoughtful", options={"budget": 20},
+        ...                    workers=1, progress=False, out="runs/addario_small.parquet")
+        >>> int((rows.outcome == "unknown").sum())
+        21
+        >>> step = resolve_file("runs/addario_small.parquet", {"budget": 100_000},
+        ...                     sample=10, workers=1, progress=False)
+        >>> step.tried, step.wins, step.losses
+        (10, 3, 7)
+        >>> rate = summarize(read_runs(["runs/addario_small.parquet"]))[0].rate
+        >>> rate.kind, round(rate.point, 4)
+        ('estimate', 0.0965)
+    """
+    exit_if_spawning()
     path = Path(path)
     if sample is not None and sample < 1:
         raise BatchError(f"--sample must be at least 1 (the number of unknown deals to draw "

@@ -31,6 +31,7 @@ from ..report import markdown, mean_text, rate_text
 from ..stats import Summary, paired_outcomes, rate_of_row, summarize
 from ..variants import VariantError
 from .batch import solve_batch
+from .pool import exit_if_spawning
 from .spec import RunSpec, options_text, run_path
 from .store import stored_seeds
 
@@ -133,7 +134,20 @@ def sweep(game: str, n: int, grid: Mapping[str, Sequence[Any]] | Sequence[str], 
           progress: bool = True, chunk_size: int | None = None) -> SweepResult:
     """Solve deals start..start+n-1 under every combination of the ``grid`` values (on top of
     the fixed ``variant``) and write ``summary``, ``paired`` (CSV and Markdown) and ``winrate``
-    (PNG and SVG) into ``out_dir``."""
+    (PNG and SVG) into ``out_dir``; the tables come back as DataFrames (``SweepResult``).
+
+    Examples:
+        >>> from winnable import sweep
+        >>> result = sweep("nineball", n=200, grid={"kitchen_per_group": [1, 3]}, workers=1,
+        ...                progress=False, out_dir="sweeps/nineball")
+        >>> result.summary[["rules", "wins", "losses"]]
+                         rules  wins  losses
+        0  kitchen_per_group=1   194       6
+        1              default   198       2
+        >>> [path.name for path in result.files][:2]
+        ['summary.csv', 'summary.md']
+    """
+    exit_if_spawning()
     if not isinstance(grid, Mapping):
         grid = parse_grid(grid)
     out_dir = Path(out_dir) if out_dir is not None else default_out_dir(game, grid, variant,

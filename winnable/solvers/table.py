@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import inline_kernel, kernel
+from ..jit import inline_kernel, kernel, prefetch
 from ..outcomes import LOSS, OUTCOME_NAMES, UNKNOWN, WIN  # noqa: F401 (the solvers' codes)
 from ..shuffle import GOLDEN, MIX1, MIX2
 
@@ -255,6 +255,15 @@ def tt_offer(keys, stamps, a, b, state, deal_first, stamp):
     left as it is (the one is stronger than any other state, the other is a node of the
     current line, which keeps its slot)."""
     return _write(keys, stamps, a, b, state, deal_first, stamp, True)
+
+
+@inline_kernel
+def tt_prefetch(keys, stamps, a):
+    """Bring the bucket of key word ``a`` (its keys and stamps) into the cache, for a lookup
+    soon after (``winnable.jit.prefetch``; no value changes)."""
+    slot = np.int64(a & np.uint64(keys.shape[0] - 1)) & ~(BUCKET - 1)
+    prefetch(keys, slot)
+    prefetch(stamps, slot)
 
 
 @kernel

@@ -1,5 +1,10 @@
 """Chinese Solitaire: players who see only what a person sees (no peeking).
 
+Why one module of about 800 lines: the three players and the game loop share the view (what a
+player sees, the first section below), ``sampling`` falls back on ``strategy`` move by move, and
+that no player reads a face-down card is checked against one file; split, each part would have
+to agree on the view's layout across files.
+
 What a player sees: the face-up cards, the foundations, how many face-down cards each pile has
 and whether the stock is still there.  So it knows which cards it has not seen (all 52 minus the
 face-up cards and the foundations), but not where they are among the face-down places and the
@@ -88,10 +93,6 @@ stream, until it has no legal move or ``patience`` moves pass without progress.
 A game's random stream is its deal's play stream (``winnable.shuffle.play_stream``, a function
 of the deal's cards), so every game replays exactly from its deal, typed in or numbered;
 ``strategy`` draws nothing from it.
-
-The module stays whole (about 800 lines): the three players and the game loop share the view
-(what a player sees, the first section below), ``sampling`` falls back on ``strategy`` move by
-move, and that no player reads a face-down card is checked against one file.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import shuffle
-from ...jit import jit
+from ...jit import jit, kernel
 from ...rules import chinese as R
 from . import critical as C
 from . import position as P
@@ -161,7 +162,7 @@ def new_view(deal):
             np.full(R.N_CARDS, HIDDEN, dtype=deal.dtype))
 
 
-@jit
+@kernel
 def view_key(view):
     """64-bit key of the visible layout, blind to the order of interchangeable piles (4-7, and
     all once the stock is dealt), so moving a whole pile into a space makes no new position.
@@ -178,29 +179,29 @@ def view_key(view):
     return key
 
 
-@jit
+@kernel
 def turns_up(vl, vd, move):
     """Does the move turn a face-down card up?"""
     kind, source, _, count = R.decode(move)
     return kind != R.STOCK and vd[source] > 0 and vl[source] - count == vd[source]
 
 
-@jit
+@kernel
 def shows_card(vl, vd, move):
     return R.decode(move)[0] == R.STOCK or turns_up(vl, vd, move)
 
 
-@jit
+@kernel
 def is_progress(vl, vd, move):
     return R.decode(move)[0] != R.TABLEAU or turns_up(vl, vd, move)
 
 
-@jit
+@kernel
 def top(vc, vl, p):
     return vc[p, vl[p] - 1]
 
 
-@jit
+@kernel
 def other_colour_found(card, vf):
     """Cards on the lower of the two foundations of the other colour."""
     if R.red(card):
@@ -208,25 +209,25 @@ def other_colour_found(card, vf):
     return min(vf[1], vf[2])
 
 
-@jit
+@kernel
 def apply(view, move):
     vc, vl, vd, vf, vm, blind = view
     return R.apply_move(vc, vl, vd, vf, vm, blind, move)
 
 
-@jit
+@kernel
 def undo(view, move, token):
     vc, vl, vd, vf, vm, _ = view
     R.undo_move(vc, vl, vd, vf, vm, move, token)
 
 
-@jit
+@kernel
 def legal(view, cfg, out):
     vc, vl, vd, vf, vm, _ = view
     return R.legal_moves(vc, vl, vd, vf, vm, cfg[EASY] != 0, cfg[SEQUENCE] != 0, out)
 
 
-@jit
+@kernel
 def leads_back(view, move, visited, nvisited):
     """Would this move (no progress) reach a position seen since the last progress?"""
     if is_progress(view[1], view[2], move):
@@ -240,7 +241,7 @@ def leads_back(view, move, visited, nvisited):
     return False
 
 
-@jit
+@kernel
 def candidates(view, cfg, visited, nvisited, out):
     """The legal moves that do not lead back to a position already seen."""
     n = legal(view, cfg, out)
@@ -254,12 +255,12 @@ def candidates(view, cfg, visited, nvisited, out):
 
 # --- strategy --------------------------------------------------------------------------------
 
-@jit
+@kernel
 def _key(kind, a, b, c, index):
     return (((kind * 100 + a) * 100 + b) * 100 + c) * 1000 + index
 
 
-@jit
+@kernel
 def _immediate_kind(view, move):
     """Kind TURN_UP, EVEN or DIG of a move (0 if none), with its tie-break numbers."""
     vc, vl, vd, vf, _, _ = view
@@ -281,7 +282,7 @@ def _immediate_kind(view, move):
     return 0, 0, 0, 0
 
 
-@jit
+@kernel
 def _space_user(view, easy):
     """Is there a face-up card above face-down ones that could use a space (a king; in easy
     mode any card)?"""
@@ -294,7 +295,7 @@ def _space_user(view, easy):
     return False
 
 
-@jit
+@kernel
 def _goal(view, cfg, scratch):
     """Is there a move of kind TURN_UP or EVEN?"""
     n = legal(view, cfg, scratch)
@@ -304,7 +305,7 @@ def _goal(view, cfg, scratch):
     return False
 
 
-@jit
+@kernel
 def _plan_moves(view, cfg, out):
     """Moves a plan may use: those that show no card."""
     n = legal(view, cfg, out)

@@ -9,7 +9,8 @@ misc) plus what the search keeps up to date as it plays and takes back moves:
 * ``pile_hash[p, k]`` (k = 0, 1): two independent Zobrist hashes of pile p, the XOR of
   ``ZOBRIST[k, card, height]`` over its cards and ``DOWN[k, face-down count]``.  A move changes
   them by the few terms of the cards it moves.
-* ``key[k]``: the position's fingerprint, the sum over piles of ``mix64(pile_hash ^ salt)``,
+* ``key[k]``: the position's fingerprint, the sum over piles of ``mix64(pile_hash ^ salt)``
+  (each pile's term kept in ``term[p, k]``, so that a move mixes only the two piles it changes),
   plus ``STOCK_SALT`` once the stock is dealt.  The salt is 0 for piles whose names do not
   matter and ``PILE_SALT[k, p]`` for the others (for every pile when ``symmetric`` is off):
   before the stock is dealt piles 1, 2, 3 are named (the stock lands on them by name) and 4-7
@@ -57,6 +58,8 @@ def _zobrist(count: int, salt: int) -> np.ndarray:
 ZOBRIST = _zobrist(2 * R.N_CARDS * CAPACITY, 0x5EED_C41E).reshape(2, R.N_CARDS, CAPACITY)
 DOWN = _zobrist(2 * 8, 0xD0_17).reshape(2, 8)
 PILE_SALT = _zobrist(2 * R.PILES, 0x9_11E5).reshape(2, R.PILES)
+FREE_BASE = R.N_CARDS + R.PILES  # the bottom of a pile whose name does not matter
+RESTING = _zobrist(2 * R.N_CARDS * (FREE_BASE + 1), 0x4E57).reshape(2, R.N_CARDS, FREE_BASE + 1)
 STOCK_SALT = _zobrist(2, 0x57_0C)
 
 
@@ -71,12 +74,19 @@ class Position(NamedTuple):
     pile_hash: np.ndarray  # uint64[PILES, 2]
     key: np.ndarray        # uint64[2]
     symmetric: np.ndarray  # bool[1]: the key ignores the order of interchangeable piles
+    term: np.ndarray       # uint64[PILES, 2]: each pile's term of the key
+
+
+@inline_kernel
+def _named(pos, p):
+    """Does the key tell pile p apart from the other piles?"""
+    return not pos.symmetric[0] or (pos.misc[R.STOCK_DEALT] == 0 and p < NAMED_BEFORE_STOCK)
 
 
 @kernel
 def _pile_term(pos, p, k):
     h = pos.pile_hash[p, k]
-    if not pos.symmetric[0] or (pos.misc[R.STOCK_DEALT] == 0 and p < NAMED_BEFORE_STOCK):
+    if _named(pos, p):
         h ^= PILE_SALT[k, p]
     return mix64(h)
 
@@ -111,7 +121,8 @@ def _rekey(pos):
     for k in range(2):
         total = STOCK_SALT[k] if pos.misc[R.STOCK_DEALT] == 1 else np.uint64(0)
         for p in range(R.PILES):
-            total += _pile_term(pos, p, k)
+            pos.term[p, k] = _pile_term(pos, p, k)
+            total += pos.term[p, k]
         pos.key[k] = total
 
 
@@ -121,7 +132,7 @@ def from_state(cards, length, down, found, misc, deal):
     pos = Position(cards.copy(), length.copy(), down.copy(), found.copy(), misc.copy(),
                    deal.copy(), np.empty(R.N_CARDS, dtype=np.int64),
                    np.empty((R.PILES, 2), dtype=np.uint64), np.empty(2, dtype=np.uint64),
-                   np.ones(1, dtype=np.bool_))
+                   np.ones(1, dtype=np.bool_), np.empty((R.PILES, 2), dtype=np.uint64))
     refresh(pos)
     return pos
 
@@ -169,13 +180,40 @@ def new_position(deal):
 @kernel
 def _drop(pos, p):
     for w in range(2):
-        pos.key[w] += _pile_term(pos, p, w)
+        pos.term[p, w] = _pile_term(pos, p, w)
+        pos.key[w] += pos.term[p, w]
 
 
 @kernel
 def _unkey(pos, p):
     for w in range(2):
-        pos.key[w] -= _pile_term(pos, p, w)
+        pos.key[w] -= pos.term[p, w]
+
+
+@inline_kernel
+def _base(pos, p):
+    """What a pile's bottom card rests on for ``resting_change``: pile p's own base where its
+    name matters to the key, else the one base of every pile whose name does not."""
+    return R.N_CARDS + p if _named(pos, p) else FREE_BASE
+
+
+@inline_kernel
+def resting_change(pos, move):
+    """How the tableau ``move`` changes the *resting hash*, the XOR over tableau cards x of
+    ``RESTING[k, x, what x rests on]`` (a card, or a base: ``_base``), as two words.  Only the
+    bottom card of the moved block changes what it rests on, so the change is four table words
+    whatever the block's size.  Between positions with the same face-down cards, foundations
+    and stock, the resting hash is as fine as the key: what each card rests on gives the piles
+    (each is the chain up from a base), and the bases name a pile exactly where the key does.
+    The search uses it to tell apart the members of a class (``search.expand_rest``), which
+    differ only by such moves, at a fraction of the cost of their keys."""
+    source = (move >> 16) & 255
+    target = (move >> 8) & 255
+    h = pos.length[source] - (move & 255)
+    x = pos.cards[source, h]
+    under = pos.cards[source, h - 1] if h > 0 else _base(pos, source)
+    onto = pos.cards[target, pos.length[target] - 1] if pos.length[target] > 0 else _base(pos, target)
+    return (RESTING[0, x, under] ^ RESTING[0, x, onto], RESTING[1, x, under] ^ RESTING[1, x, onto])
 
 
 @kernel

@@ -109,8 +109,8 @@ from ...shuffle import GOLDEN, MIX1
 from . import position as P
 from . import critical as C
 from .losses import dead_end, twin
-from ..table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_set_state,
-                    tt_offer, tt_state, tt_store)
+from ..table import (LOSS, LOST, ON_PATH, UNKNOWN, VISITED, WIN, mix64, tt_find, tt_offer,
+                    tt_prefetch, tt_set_state, tt_state, tt_store)
 
 SAFE_UP, SPACES, SYMMETRY, CLASSES, MERGE, DEAD_END, CRITICAL, MEMBERS = 1, 2, 4, 8, 16, 32, 64, 128
 ALL = SAFE_UP | SPACES | SYMMETRY | CLASSES | MERGE | DEAD_END | CRITICAL | MEMBERS
@@ -124,7 +124,7 @@ MAX_MEMBERS = 1 << 16  # positions of one class enumerated at most (more: the se
 MEMBER_POOL = 1 << 20  # members of the classes of all the nodes on the line at most (alike)
 MAX_PATH = 24          # class moves from a node's position to a member of its class at most
 MERGE_MEMBERS = 64     # members whose moves later members may merge into (one bit each)
-SCANNED_MEMBERS = 64   # members of a class looked up by comparing keys (the rest: an index)
+FIRST_INDEX = 64  # slots of a class's member index at first (doubled as the class grows)
 MAX_SUCCESSORS = 1024  # successors of one node at most
 MAX_PLAYED = 8 * MAX_DEPTH
 MOVE_NAMES = R.N_CARDS << 8
@@ -132,6 +132,7 @@ TRUNCATED = np.int64(1) << 32  # a class move kept as an ordinary move (the clas
 JITTER_SCALE = 16
 JITTER_RANGE = 48  # a restart's order may swap moves up to three worth points apart
 CAP = P.CAPACITY
+AHEAD = 4  # table buckets asked for ahead of their use (``_mark_members``)
 
 
 class Workspace(NamedTuple):
@@ -153,19 +154,22 @@ class Workspace(NamedTuple):
     pool_key: np.ndarray      # uint64[MEMBER_POOL, 2]: its fingerprint (reduction 8)
     pool_end: np.ndarray      # int64[MAX_DEPTH]: the pool used by the nodes of the line so far
     mem_slot: np.ndarray      # int64[2 * MAX_MEMBERS]: member index + 1 by key (open addressing)
-    mem_slot_stamp: np.ndarray  # int64[2 * MAX_MEMBERS]: the expansion that wrote the slot
+    mem_slot_stamp: np.ndarray  # int64[2 * MAX_MEMBERS]: the index generation that wrote it
     chain: np.ndarray         # int64[MAX_PATH]: a member's path, last move first
     cut: np.ndarray           # int64[1]: classes of this search larger than the buffers
     mem_key: np.ndarray       # uint64[MAX_MEMBERS, 2]
     mem_freed: np.ndarray     # int64[MAX_MEMBERS]: the card its parent swap freed, or -1
     marks: np.ndarray         # uint64[MOVE_NAMES]: members where a move (by its cards) is legal
     mark_stamp: np.ndarray    # int64[MOVE_NAMES]: the expansion that wrote the marks
-    expansions: np.ndarray    # int64[1]: expansions so far (the current mark stamp)
+    expansions: np.ndarray    # int64[2]: expansions so far (the current mark stamp), and
+                              # member index generations so far (``_member_slot``)
     moves: np.ndarray         # int64[MAX_MOVES]: one position's moves
     played: np.ndarray        # int64[MAX_PLAYED]: every move of the current line
     tokens: np.ndarray        # int64[MAX_PLAYED]
     segment: np.ndarray       # int64[MAX_DEPTH + 1]: where each node's moves start in played
     line: np.ndarray          # int64[MAX_PLAYED]: a won line on return
+    best_line: np.ndarray     # int64[MAX_PLAYED]: a line to the most cards up the search met
+    best_length: np.ndarray   # int64[1]: its length (0: the start had the most)
     turned: np.ndarray        # bool[MAX_DEPTH]: a face-down card turned below the node so far
     searched: np.ndarray      # int64[2]: classes searched to the end, and those of them below
                               # which a face-down card turned (accumulated: the caller resets)
@@ -190,9 +194,10 @@ def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Wo
         z(slots, np.int64), z(slots, np.int64),
         z(MAX_PATH, np.int64), z(1, np.int64),
         z((max_members, 2), np.uint64), z(max_members, np.int64),
-        z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(1, np.int64), z(MAX_MOVES, np.int64),
+        z(MOVE_NAMES, np.uint64), z(MOVE_NAMES, np.int64), z(2, np.int64), z(MAX_MOVES, np.int64),
         z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(MAX_DEPTH + 1, np.int64),
-        z(MAX_PLAYED, np.int64), z(MAX_DEPTH, np.bool_), z(2, np.int64),
+        z(MAX_PLAYED, np.int64), z(MAX_PLAYED, np.int64), z(1, np.int64),
+        z(MAX_DEPTH, np.bool_), z(2, np.int64),
         z(MAX_DEPTH, np.int64), z(MAX_DEPTH, np.bool_), z(MAX_DEPTH, np.bool_), z(2, np.int64))
 
 
@@ -583,31 +588,37 @@ def _add_successor(pos, ws, depth, count, member, move, jitter):
 
 
 @inline_kernel
-def _member_of(ws, members, a, b, stamp):
-    """The member keyed (a, b) of this expansion's first ``members``, or -1.  The first
-    ``SCANNED_MEMBERS`` are compared one by one (they fit in a few cache lines, and most
-    classes are that small); the others are found through the index."""
-    for m in range(min(members, SCANNED_MEMBERS)):
-        if ws.mem_key[m, 0] == a and ws.mem_key[m, 1] == b:
-            return m
-    if members <= SCANNED_MEMBERS:
-        return -1
-    j = _member_slot(ws, a, b, stamp)
-    return ws.mem_slot[j] - 1 if ws.mem_slot_stamp[j] == stamp else -1
-
-
-@kernel
-def _member_slot(ws, a, b, stamp):
-    """The index slot of the member keyed (a, b) in this expansion, or the empty slot where it
-    goes (the caller tells them apart by ``ws.mem_slot_stamp``)."""
-    mask = ws.mem_slot.shape[0] - 1
+def _member_slot(ws, a, b, index, mask):
+    """The slot of the member keyed (a, b) in the member index of generation ``index`` and
+    ``mask`` + 1 slots, or the empty slot where it goes (the caller tells them apart by
+    ``ws.mem_slot_stamp``).  The index is kept at most half full, so a probe is short; the
+    first word of a key is already a mixed hash."""
     j = np.int64(a & np.uint64(mask))
-    while ws.mem_slot_stamp[j] == stamp:
+    while ws.mem_slot_stamp[j] == index:
         m = ws.mem_slot[j] - 1
         if ws.mem_key[m, 0] == a and ws.mem_key[m, 1] == b:
             return j
         j = (j + 1) & mask
     return j
+
+
+@kernel
+def _index_member(ws, m, index, mask):
+    """Enter member m (its key in ``ws.mem_key``) into the member index."""
+    j = _member_slot(ws, ws.mem_key[m, 0], ws.mem_key[m, 1], index, mask)
+    ws.mem_slot_stamp[j] = index
+    ws.mem_slot[j] = m + 1
+
+
+@kernel
+def _new_index(ws, members, mask):
+    """A new generation of the member index with ``mask`` + 1 slots, holding the first
+    ``members`` members; returns the generation."""
+    index = ws.expansions[1] + 1
+    ws.expansions[1] = index
+    for m in range(members):
+        _index_member(ws, m, index, mask)
+    return index
 
 
 @inline_kernel
@@ -626,6 +637,40 @@ def _play_member(pos, ws, member, played, tokens, n):
         played[n] = ws.chain[s]
         n += 1
     return n
+
+
+@inline_kernel
+def _walk_to_member(pos, ws, at, member, top):
+    """From member ``at`` (pool indices; ``ws.played[:top]`` ends with the class moves that
+    lead to it) to ``member``: the moves of ``at``'s path below the two paths' meeting point
+    are taken back and those of ``member``'s path played.  Returns the new ``top``.  (The
+    members of a class are visited breadth first, so consecutive ones mostly share all of
+    their path but its last move.)"""
+    depth_at = ws.pool_len[at]
+    depth_to = ws.pool_len[member]
+    s = 0
+    while depth_to > depth_at:
+        ws.chain[s] = ws.pool_move[member]
+        s += 1
+        member = ws.pool_parent[member]
+        depth_to -= 1
+    while depth_at > depth_to:
+        top -= 1
+        P.unplay(pos, ws.played[top], ws.tokens[top])
+        at = ws.pool_parent[at]
+        depth_at -= 1
+    while at != member:
+        top -= 1
+        P.unplay(pos, ws.played[top], ws.tokens[top])
+        at = ws.pool_parent[at]
+        ws.chain[s] = ws.pool_move[member]
+        s += 1
+        member = ws.pool_parent[member]
+    for j in range(s - 1, -1, -1):
+        ws.tokens[top] = P.play(pos, ws.chain[j])
+        ws.played[top] = ws.chain[j]
+        top += 1
+    return top
 
 
 @kernel
@@ -720,14 +765,24 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
         ws.cut[0] += 1  # the pool is full: the class's other members are not searched
         return 0
     ws.pool_len[base] = 0
-    ws.mem_key[0, 0] = pos.key[0]
-    ws.mem_key[0, 1] = pos.key[1]
+    # Members are told apart by their resting hash relative to this one (0), the XOR of the
+    # changes of the class moves that reach them (``P.resting_change``: the same for every
+    # path), and get their keys when visited.
+    ws.mem_key[0, 0] = np.uint64(0)
+    ws.mem_key[0, 1] = np.uint64(0)
+    mask = min(FIRST_INDEX, ws.mem_slot.shape[0]) - 1
+    index = _new_index(ws, 1, mask)
     ws.pool_key[base, 0] = pos.key[0]
     ws.pool_key[base, 1] = pos.key[1]
     ws.mem_freed[0] = -1
     i = 0
+    top = n  # the members are visited in turn: ``ws.played[n:top]`` leads to member ``at``
+    at = base
     while i < members:
-        top = _play_member(pos, ws, base + i, ws.played, ws.tokens, n)
+        top = _walk_to_member(pos, ws, at, base + i, top)
+        at = base + i
+        ws.pool_key[base + i, 0] = pos.key[0]
+        ws.pool_key[base + i, 1] = pos.key[1]
         if i == 0:
             # The moves ``expand`` found, still in this node's buffers.
             k = 0
@@ -753,6 +808,11 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 ws.succ_move[depth, 0] = move
                 ws.succ_member[depth, 0] = base + i
                 ws.pool_end[depth] = base + members
+                for later in range(i + 1, members):  # the keys of the members not visited
+                    top = _walk_to_member(pos, ws, at, base + later, top)
+                    at = base + later
+                    ws.pool_key[at, 0] = pos.key[0]
+                    ws.pool_key[at, 1] = pos.key[1]
                 unplay_to(pos, ws.played, ws.tokens, top, n)
                 return 1
             if not is_reversible(pos, move, easy):
@@ -762,28 +822,31 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
                 if reached_from < MERGE_MEMBERS:
                     near |= np.uint64(1) << np.uint64(reached_from)
                 continue
-            token = P.play(pos, move)
-            m = _member_of(ws, members, pos.key[0], pos.key[1], stamp)
+            # The neighbour's resting hash, without playing the move.
+            a, b = P.resting_change(pos, move)
+            a ^= ws.mem_key[i, 0]
+            b ^= ws.mem_key[i, 1]
+            slot = _member_slot(ws, a, b, index, mask)
+            m = ws.mem_slot[slot] - 1 if ws.mem_slot_stamp[slot] == index else -1
             if m < 0 and members < room and ws.pool_len[base + i] < MAX_PATH:
                 m = members
-                if m >= SCANNED_MEMBERS:
-                    slot = _member_slot(ws, pos.key[0], pos.key[1], stamp)
-                    ws.mem_slot_stamp[slot] = stamp
+                ws.mem_key[m, 0] = a
+                ws.mem_key[m, 1] = b
+                if 2 * (m + 1) > mask + 1:  # kept at most half full
+                    mask = 2 * mask + 1
+                    index = _new_index(ws, m + 1, mask)
+                else:
+                    ws.mem_slot_stamp[slot] = index
                     ws.mem_slot[slot] = m + 1
-                ws.mem_key[m, 0] = pos.key[0]
-                ws.mem_key[m, 1] = pos.key[1]
-                ws.pool_key[base + m, 0] = pos.key[0]
-                ws.pool_key[base + m, 1] = pos.key[1]
+                # The card the move uncovers, if it leaves a card behind and lands on one.
                 source = (move >> 16) & 255
-                plain_swap = (pos.length[source] > 0
-                              and pos.length[(move >> 8) & 255] > move & 255)
-                ws.mem_freed[m] = (pos.cards[source, pos.length[source] - 1]
-                                   if plain_swap else -1)
+                left = pos.length[source] - (move & 255)
+                plain_swap = left > 0 and pos.length[(move >> 8) & 255] > 0
+                ws.mem_freed[m] = pos.cards[source, left - 1] if plain_swap else -1
                 ws.pool_parent[base + m] = base + i
                 ws.pool_move[base + m] = move
                 ws.pool_len[base + m] = ws.pool_len[base + i] + 1
                 members += 1
-            P.unplay(pos, move, token)
             if m < 0:
                 # The class is larger than the buffers: the move stays an ordinary one.
                 ws.moves[j] = move | TRUNCATED
@@ -812,8 +875,8 @@ def expand_rest(pos, easy, sequence_blocks, rules, ws, depth, n, jitter):
             if i > 0 or truncated:
                 count = _add_successor(pos, ws, depth, count, base + i if i > 0 else -1,
                                        move, jitter)
-        unplay_to(pos, ws.played, ws.tokens, top, n)
         i += 1
+    unplay_to(pos, ws.played, ws.tokens, top, n)
     ws.pool_end[depth] = base + members
     if cut:
         ws.cut[0] += 1
@@ -828,7 +891,14 @@ def _mark_members(keys, stamps, ws, depth, state, deal_first, stamp, own_stored)
     ``ON_PATH`` is left as it is).  The first member is the node's own position, skipped when
     ``own_stored`` (its slot already holds ``state``)."""
     first = ws.pool_end[depth - 1] if depth > 0 else 0
-    for m in range(first + 1 if own_stored else first, ws.pool_end[depth]):
+    end = ws.pool_end[depth]
+    # The buckets are random places of a large table: each is asked for ``AHEAD`` members
+    # before it is written, so that the cache misses overlap.
+    for m in range(first, min(first + AHEAD, end)):
+        tt_prefetch(keys, stamps, ws.pool_key[m, 0])
+    for m in range(first + 1 if own_stored else first, end):
+        if m + AHEAD < end:
+            tt_prefetch(keys, stamps, ws.pool_key[m + AHEAD, 0])
         tt_offer(keys, stamps, ws.pool_key[m, 0], ws.pool_key[m, 1], state, deal_first, stamp)
 
 
@@ -849,7 +919,10 @@ def critical_dead(pos, model):
 def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, stamp, ws,
            model, learn_after, jitter=0):
     """Search from ``pos`` (restored on return) with the reductions of ``rules``.  Returns
-    (outcome, best score, successors played, line length); a won line is left in ``ws.line``."""
+    (outcome, best score, successors played, line length); a won line is left in ``ws.line``,
+    and a line that reaches the best score in ``ws.best_line[:ws.best_length[0]]`` (every
+    move of the search's line is a legal move, class moves included)."""
+    ws.best_length[0] = 0
     if pos.misc[R.SCORE] == R.N_CARDS:
         return WIN, pos.misc[R.SCORE], 0, 0
     if rules & DEAD_END and lost_at_sight(pos, easy):
@@ -906,6 +979,9 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             nodes += 1
             if pos.misc[R.SCORE] > best:
                 best = pos.misc[R.SCORE]
+                for j in range(n):
+                    ws.best_line[j] = ws.played[j]
+                ws.best_length[0] = n
                 if best == R.N_CARDS:
                     for j in range(n):
                         ws.line[j] = ws.played[j]

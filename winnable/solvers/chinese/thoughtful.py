@@ -114,13 +114,6 @@ class Thoughtful:
 
     # --- the steps -------------------------------------------------------------------------
 
-    def searches(self, deal: np.ndarray, easy: bool, budget: int, start=None):
-        """Step 1 for one rule set, at once, from the deal or from ``start`` (the rules' state
-        arrays of a position of it).  Returns (outcome, best score, nodes, line)."""
-        run = _Searches(self, deal, easy, budget, start)
-        run.go(budget)
-        return run.outcome, run.best, run.spent, run.line
-
     def strategy_win(self, deal: np.ndarray):
         """The no-peek strategy player's game: its moves if it wins, else None.  It finds some
         wins that the searches' move orders miss within the budget."""
@@ -209,12 +202,15 @@ class Thoughtful:
     def solve(self, deal: np.ndarray, start=None):
         """Decide one deal, or the position ``start`` of it (the rules' state arrays: cards,
         length, down, found, misc), where steps 3 and 4 (which play from the deal) are left
-        out.  Returns (outcome code, best score, nodes, line of moves)."""
+        out.  Returns (outcome code, score, nodes, line of moves): a win's line, or for a deal
+        not won the line to the most cards up that the searches met, and the score that line
+        reaches (every score comes with its line)."""
         deal = np.asarray(deal, dtype=np.int8)
         budget = self.settings.budget
         fallback_at = budget // FALLBACK_SHARE
         fell_back = False
-        spent = score = 0
+        spent = 0
+        score, best = _start_score(start), np.zeros(0, dtype=np.int64)
         for i in range(2):
             easy, size = CS.strict_first_pass(self.easy, i, budget, spent)
             if size < 0:
@@ -228,21 +224,32 @@ class Thoughtful:
                     if outcome == WIN:
                         return WIN, R.N_CARDS, spent + run.spent, line
                     if outcome == LOSS:
-                        return LOSS, max(score, run.best), spent + run.spent, line
+                        if run.best > score:
+                            score, best = run.best, run.best_line
+                        return LOSS, score, spent + run.spent, best
             run.go(size)
             spent += run.spent
-            score = max(score, run.best)
             if run.outcome == WIN:
-                return WIN, score, spent, run.line
+                return WIN, R.N_CARDS, spent, run.line
+            if run.best > score:
+                score, best = run.best, run.best_line
         if run.outcome != UNKNOWN:
-            return run.outcome, score, spent, run.line
+            return run.outcome, score, spent, best
         if not fell_back:  # the searches ended early (nothing left to search) undecided
             outcome, line = self.fallback(deal, budget, start)
-            if outcome != UNKNOWN:
-                return outcome, R.N_CARDS if outcome == WIN else score, spent, line
+            if outcome == WIN:
+                return WIN, R.N_CARDS, spent, line
+            if outcome == LOSS:
+                return LOSS, score, spent, best
         if self.easy and self.triples_on() and self.triples_dead(_position(deal, start)):
-            return LOSS, score, spent, run.line[:0]
-        return UNKNOWN, score, spent, run.line[:0]
+            return LOSS, score, spent, best
+        return UNKNOWN, score, spent, best
+
+
+def _start_score(start=None) -> int:
+    """The cards on the foundations at the start: none in a deal, ``misc[SCORE]`` in the
+    position ``start`` (the rules' state arrays)."""
+    return 0 if start is None else int(start[4][R.SCORE])
 
 
 def _position(deal: np.ndarray, start=None):
@@ -287,7 +294,9 @@ class _Searches:
         solver.table.begin_deal()
         self.pos = _position(deal, start)
         self.model = None  # the critical-path test's model, built when first needed
-        self.spent = self.best = self.jitter = 0
+        self.spent = self.jitter = 0
+        self.best = _start_score(start)  # the most cards up met, and a line that reaches it
+        self.best_line = np.zeros(0, dtype=np.int64)
         self.outcome = UNKNOWN
         self.line = np.zeros(0, dtype=np.int64)
         self.finished = False
@@ -307,7 +316,9 @@ class _Searches:
                 self.pos, self.easy, solver.sequence, rules, size, table.keys, table.stamps,
                 table.deal_first, stamp, ws, model, s.learn_after, self.jitter)
             self.spent += nodes
-            self.best = max(self.best, score)
+            if score > self.best:
+                self.best = score
+                self.best_line = ws.best_line[:ws.best_length[0]].copy()
             if outcome != UNKNOWN or nodes == 0:
                 self.outcome = outcome
                 self.line = ws.line[:length].copy()
