@@ -25,6 +25,7 @@ from winnable import plot, summarize
 from winnable.report import markdown, rate_text, write_tables
 from winnable.runs.batch import solve_run
 from winnable.runs.read import read_runs
+from winnable.runs.resolve import escalations
 from winnable.runs.sweep import combinations
 from winnable.stats import Z95, rate_of_row
 
@@ -129,7 +130,9 @@ def grid_cell(args, solver: str, variant: dict, n: int) -> tuple[dict, list[Path
             break
         n = games_for_width(summary.win_rate)
         print(f"{stem}: interval wider than {100 * WIDE:g} points, {n:,} games", flush=True)
-    if solver == "thoughtful" and summary.unknowns and args.thoughtful_sample:
+    # A run escalated before (in place) may have no unknowns left: its note is kept.
+    sampled = summary.unknowns or escalations(files[0])
+    if solver == "thoughtful" and sampled and args.thoughtful_sample:
         escalate(files[0], args)
         run_all([("impossible", solver, variant)], args, stem, title, n=n,
                 notes="The unknown deals estimated from a sample of them: `"
@@ -138,11 +141,23 @@ def grid_cell(args, solver: str, variant: dict, n: int) -> tuple[dict, list[Path
     return {**summary, **variant}, files
 
 
+def escalated_text(run: Path) -> str:
+    """What the sample's escalation made of a thoughtful run's unknown deals: ``9: 9 / 0 / 0``
+    (deals searched again: won / lost / still unknown), ``-`` where it left none."""
+    steps = escalations(run)
+    if not steps:
+        return "-"
+    wins, losses = sum(s["wins"] for s in steps), sum(s["losses"] for s in steps)
+    return (f"{steps[0]['tried']:,}: {wins:,} / {losses:,} / "
+            f"{steps[-1]['tried'] - steps[-1]['settled']:,}")
+
+
 def grid(args, folder: Path) -> None:
     """The variant table: every player on every combination; the best by win rate is reported
     beside the thoughtful bound."""
     rows = []
     cells: dict[str, list[Path]] = {}
+    searched_again: dict[tuple[str, str], str] = {}
     for combo in combinations("impossible", GRID):
         for solver, n in (("random", args.grid_n), ("greedy", args.grid_n),
                           ("lookahead", args.grid_slow_n),
@@ -150,6 +165,9 @@ def grid(args, folder: Path) -> None:
             row, files = grid_cell(args, solver, combo.values, n)
             rows.append(row)
             cells.setdefault(solver, []).extend(files)
+            if solver == "thoughtful":
+                key = (combo.values["fifteen"], combo.values["new_pile_penalty"])
+                searched_again[key] = escalated_text(files[0])
     for solver, files in cells.items():
         save_figure(plot.winrate(rows_of(files), title=f"Impossible: {solver}'s win rate by "
                                  "fifteen rule and new-pile penalty"), folder,
@@ -173,17 +191,21 @@ def grid(args, folder: Path) -> None:
         "thoughtful won, lost, unknown": [
             f"{bound.loc[k].wins:,}, {bound.loc[k].losses:,}, {bound.loc[k].unknowns:,}"
             for k in keys],
+        "thoughtful unknowns searched again: won / lost / still unknown": [
+            searched_again[k] for k in keys],
         "thoughtful bound (95% CI)": [rate_text(rate_of_row(bound.loc[k])) for k in keys],
         "command": best.command.map(lambda c: f"`{c}`"),
     })
     columns = ["fifteen", "new_pile_penalty", "best player", "games", "win rate (95% CI)",
                "mean score", "thoughtful games", "thoughtful won, lost, unknown",
+               "thoughtful unknowns searched again: won / lost / still unknown",
                "thoughtful bound (95% CI)", "command"]
     best[columns].to_csv(folder / "variants.csv", index=False)
-    sample = (f" Where the thoughtful run leaves deals unknown, a seeded sample of "
-              f"{args.thoughtful_sample} of them (all, if fewer) was solved again "
-              f"({args.thoughtful_steps.replace(';', ', then ')}) and the bound is the "
-              "stratified estimate (`grid/thoughtful_*.md` give the commands)."
+    sample = (f" Where the thoughtful run (at its defaults) left deals unknown, a seeded sample "
+              f"of {args.thoughtful_sample} of them (all, if fewer) was searched again in the "
+              f"run ({args.thoughtful_steps.replace(';', ', then ')}): its won, lost and unknown "
+              "counts are the run's after that, and where the sample was not all of them the "
+              "bound is the stratified estimate (`grid/thoughtful_*.md` give the commands)."
               if args.thoughtful_sample else "")
     (folder / "variants.md").write_text(
         "# Impossible: the best player's win rate and the thoughtful bound for each fifteen "
