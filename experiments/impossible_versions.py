@@ -25,6 +25,7 @@ from common import ROOT
 from winnable import get_game
 from winnable.report import markdown
 from winnable.runs.batch import solve_run
+from winnable.runs.store import read_spec
 from winnable.runs.sweep import combinations
 from winnable.stopping import scripts_stop_in_one_line
 
@@ -33,7 +34,9 @@ WITHOUT_NEW_IDEAS = {"probe": 0, "restarts": 0, "deck_bound": 0, "score_bound": 
 
 
 def old_run(checkout: Path, label: str, n: int, variant: dict, runs_dir: Path) -> pd.DataFrame:
-    """Deals 1..n solved by the old version (its defaults) in a process with its package."""
+    """Deals 1..n solved by the old version (its defaults) in a process with its package (run
+    from the checkout: ``python -m`` puts the working directory first on the path, before
+    PYTHONPATH, so from this tree it would import this tree's package)."""
     name = "_".join(f"{k}-{v}" for k, v in variant.items()) or "default"
     out = runs_dir / f"old_{label}" / f"impossible_thoughtful_n{n}_{name}.parquet"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -41,7 +44,12 @@ def old_run(checkout: Path, label: str, n: int, variant: dict, runs_dir: Path) -
     subprocess.run(["nice", "-n", "19", sys.executable, "-m", "winnable", "batch", "--game",
                     "impossible", "--solver", "thoughtful", "--n", str(n), "--workers", "1",
                     "--out", str(out), "--quiet", *flags],
-                   env=dict(os.environ, PYTHONPATH=str(checkout)), check=True)
+                   env=dict(os.environ, PYTHONPATH=str(checkout)), cwd=checkout, check=True)
+    made_by, ours = read_spec(out).engine_version, get_game("impossible").engine_version(
+        "thoughtful")
+    if made_by == ours:
+        raise SystemExit(f"error: {out} was made by version {made_by}, this tree's: the old "
+                         f"checkout {checkout} was not the package that ran")
     return pd.read_parquet(out, columns=["seed", "outcome"])
 
 
