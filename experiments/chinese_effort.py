@@ -12,10 +12,10 @@ from pathlib import Path
 import pandas as pd
 
 from common import arguments, paired_wins, points_text
-from winnable.report import markdown, rate_text
+from winnable.report import markdown
+from winnable.stats import rate_text, win_rate
 from winnable.runs.batch import solve_run
 from winnable.solvers.chinese import nopeek as NP
-from winnable.stats import win_rate
 
 RULES = ({}, {"easy": True})
 

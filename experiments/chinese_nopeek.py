@@ -16,10 +16,10 @@ from chinese import DEALS as THOUGHTFUL_DEALS
 from common import arguments, paired_wins, pick, player_table, points_text, save_figure
 from winnable import plot
 from winnable.implication import apply_implications
-from winnable.report import markdown, rate_text
+from winnable.report import markdown
+from winnable.stats import outcome_crosstab, paired_outcomes, rate_of_row, rate_text
 from winnable.runs.batch import solve_batch, solve_run
 from winnable.runs.spec import RunSpec, run_file
-from winnable.stats import outcome_crosstab, paired_outcomes, rate_of_row
 
 CLAIMS = {"33%": 0.33, "50.42%": 179 / 355}
 PLAYERS = ("thoughtful", "sampling", "strategy", "random")

@@ -254,7 +254,19 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if args.out:
-        args.out.write_text(text + "\n")
+        args.out.write_text(header(args) + text + "\n")
+
+
+def header(args) -> str:
+    """The title and provenance of a written table (results/chinese/profile_*.md)."""
+    from winnable.games import get_game
+
+    command = (f"python experiments/chinese_profile.py --first {args.first} --n {args.n}"
+               + " --easy" * args.easy + " --perf" * args.perf)
+    return (f"# Where the CPU of a Chinese thoughtful run goes: {'easy' if args.easy else 'strict'}"
+            f"\n\nSolver version {get_game('chinese').engine_version('thoughtful')}, "
+            f"{time.strftime('%Y-%m-%d')}, one core of the project's 2-core machine shared "
+            f"with other jobs: `{command}`.\n\n")
 
 
 if __name__ == "__main__":

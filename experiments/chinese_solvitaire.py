@@ -24,6 +24,7 @@ searches, the default one and the escalation, added."""
 import argparse
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -43,7 +44,7 @@ def compare(args, mode: str, first: int, run: Path) -> pd.DataFrame:
     start = "" if first == 1 else f"_from{first}"
     out = Path(args.runs_dir) / f"solvitaire_{mode}{start}_n{args.n}.csv"
     if not out.exists():
-        command = [args.compare, args.solvitaire, str(run), "--csv", str(out)]
+        command = [sys.executable, args.compare, args.solvitaire, str(run), "--csv", str(out)]
         if mode == "easy":
             command.append("--easy")
         done = subprocess.run(command, capture_output=True, text=True)

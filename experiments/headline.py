@@ -6,7 +6,7 @@ measured, rather than repeating it.
 Every number in a finding is taken from a table shown on the page, formatted as the table shows
 it (a test checks it), and every comparison a finding makes is checked against the tables
 here: if a rerun makes a finding false, this script stops and says which (``holds``).  Win
-rates are computed again from the tables' counts (``winnable.report.headline``), so a table
+rates are computed again from the tables' counts (``winnable.stats.headline``), so a table
 written by an earlier version, whose ``win_rate`` was wins / decided deals, shows the honest
 figures; a run with a stratified estimate (``experiments/stratified.py``) is shown with it.
 First, the tables written by the experiment scripts are brought to today's columns from their
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from winnable.report import headline, markdown, rate_text, recount, refresh_tables
-from winnable.stats import rate_of_row
+from winnable.report import markdown, recount, refresh_tables
+from winnable.stats import headline, rate_of_row, rate_text
 from winnable.stopping import scripts_stop_in_one_line
 
 ROOT = Path(__file__).resolve().parent.parent

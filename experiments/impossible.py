@@ -22,12 +22,12 @@ import pandas as pd
 from common import arguments, headline_figures, rows_of, run_all, save_figure
 from stratified import commands, escalate
 from winnable import plot, summarize
-from winnable.report import markdown, rate_text, write_tables
+from winnable.report import markdown, write_tables
+from winnable.stats import Z95, rate_of_row, rate_text
 from winnable.runs.batch import solve_run
 from winnable.runs.read import read_runs
 from winnable.runs.resolve import escalations
 from winnable.runs.sweep import combinations
-from winnable.stats import Z95, rate_of_row
 
 # The variant grid: every combination of the fifteen rule and the new-pile penalty.
 GRID = {"fifteen": ("once", "unlimited", "off"), "new_pile_penalty": ("every", "beyond_nine")}

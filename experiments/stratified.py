@@ -21,11 +21,11 @@ from chinese_resolve import step_options
 from common import ROOT
 from winnable import get_game, summarize
 from winnable.implication import apply_implications
-from winnable.report import headline, markdown, rate_text, reproduce_command, summary_table
+from winnable.report import markdown, reproduce_command, summary_table
+from winnable.stats import headline, rate_of_row, rate_text, win_rate
 from winnable.runs.read import read_runs
 from winnable.runs.resolve import escalations, option_text, resolve_file
 from winnable.runs.store import read_spec
-from winnable.stats import rate_of_row, win_rate
 from winnable.stopping import scripts_stop_in_one_line
 
 

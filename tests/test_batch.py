@@ -12,8 +12,7 @@ from winnable import get_game, solve_batch, summarize
 from winnable.runs.batch import solve_run
 from winnable.runs.spec import BatchError
 from winnable.runs.store import missing_chunks, startup
-from winnable.report import summaries_frame
-from winnable.stats import wilson_interval, win_rate
+from winnable.stats import summaries_frame, wilson_interval, win_rate
 
 
 def test_rows_and_columns(tmp_path):

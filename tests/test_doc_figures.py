@@ -5,7 +5,8 @@ current headline older than the engine's version fails here unless it says why.
 
 docs/speed.md's tables are results/speed.csv drawn as Markdown (``speed_tables``), each
 measurement with its date and the version it measured, marked when the engine has moved on
-since: to change a row, change the CSV and paste what the failing test prints."""
+since: to change a row, change the CSV and paste what the failing test prints.  Its profile of
+a Chinese run quotes results/chinese/profile_*.md (``experiments/chinese_profile.py``)."""
 
 import csv
 import re
@@ -55,14 +56,27 @@ def speed_tables() -> dict[str, str]:
     return tables
 
 
+def profile_tables() -> list[str]:
+    """The tables of results/chinese/profile_*.md (where a Chinese run's CPU goes), their
+    text from the line that names the deals on, as docs/speed.md quotes them."""
+    texts = []
+    for rules in ("strict", "easy"):
+        text = (RESULTS / f"chinese/profile_{rules}.md").read_text()
+        texts.append(text[text.index("Chinese thoughtful, "):])
+    return texts
+
+
 def test_speed_md_is_results_speed_csv():
     text = (DOCS / "speed.md").read_text()
     for section, table in speed_tables().items():
         assert f"## {SPEED_SECTIONS[section]}\n" in text
         assert table in text, f"docs/speed.md's {section} table should read:\n{table}"
+    for profile in profile_tables():
+        assert profile in text, f"docs/speed.md should quote results/chinese:\n{profile}"
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     drawn = sum(len(t.splitlines()) - 1 for t in speed_tables().values())
-    assert len(rows) == drawn, "docs/speed.md has a table row that results/speed.csv has not"
+    drawn += sum(line.startswith("| ") for t in profile_tables() for line in t.splitlines())
+    assert len(rows) == drawn, "docs/speed.md has a table row that results/ has not"
 
 
 def test_the_readme_quotes_the_setup_rows():
@@ -152,9 +166,9 @@ def test_chinese_engine_md_section_5_is_the_tables():
     section = text[text.index("## 5. What is still hard"):]
     strict = pd.read_csv(RESULTS / "chinese/thoughtful.csv").set_index("variant").loc["default"]
     unknown = int(strict.unknowns)
+    made = manifest().set_index(["table", "solver"]).loc[("chinese/thoughtful", "thoughtful")]
     assert f"{unknown:,} of deals 1-{int(strict.deals):,} stay `unknown` " \
-           f"({100 * unknown / strict.deals:.2f}%, solver version " \
-           f"{engine_version('chinese', 'thoughtful')};" in section
+           f"({100 * unknown / strict.deals:.2f}%, solver version {made.version};" in section
     ladder = pd.read_csv(RESULTS / "chinese/ladder.csv")
     first, last = int(ladder["unknown left"].iloc[0]), int(ladder["unknown left"].iloc[-1])
     assert f"{first} of deals 1-2,000, of which a beam search" in section

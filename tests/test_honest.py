@@ -15,7 +15,8 @@ import pytest
 
 from winnable import plot, solve_batch, summarize
 from winnable.runs.read import read_runs
-from winnable.report import headline, summary_table, write_tables
+from winnable.report import summary_table, write_tables
+from winnable.stats import headline
 from winnable.runs.sweep import sweep
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,8 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from winnable.report import rate_text
-from winnable.stats import rate_of_row
+from winnable.stats import rate_of_row, rate_text
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

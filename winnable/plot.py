@@ -40,9 +40,8 @@ from .runs.read import read_runs
 from .runs.spec import BatchError
 from .games import get_game
 from .numbering import WINNABLE
-from .report import rate_text
-from .stats import (Summary, mean_interval, outcome_crosstab, paired_outcomes,
-                    rate_bounds, summarize)
+from .stats import (Summary, mean_interval, outcome_crosstab, paired_outcomes, rate_bounds,
+                    rate_text, summarize)
 
 COLUMNS = ("seed", "game", "solver", "variant", "outcome", "score", "nodes", "seconds")
 INTERVAL_NOTE = ("Win rates are shares of all deals. 95% intervals: Wilson; with unknown deals "

@@ -19,6 +19,7 @@ over a run with unknowns is a lower bound (an unknown deal carries the best scor
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -333,7 +334,6 @@ class Summary:
         return row
 
     def __repr__(self) -> str:
-        from .report import rate_text
         return (f"<Summary {self.game} | {self.solver} | {self.variant}: "
                 f"{rate_text(self.rate)} of {self.deals:,} deals>")
 
@@ -424,8 +424,7 @@ class Summaries(list):
     """
 
     def to_frame(self) -> pd.DataFrame:
-        """The summaries as a table with readable cells (``winnable.report.summaries_frame``)."""
-        from .report import summaries_frame
+        """The summaries as a table with readable cells (``summaries_frame``)."""
         return summaries_frame(self)
 
     def __repr__(self) -> str:
@@ -526,3 +525,59 @@ def paired_difference(only_a: int, only_b: int, n: int, z: float = Z95
     d = (only_b - only_a) / n
     se = math.sqrt(max(only_a + only_b - n * d * d, 0.0)) / n
     return d, d - z * se, d + z * se
+
+
+def rate_text(r: WinRate) -> str:
+    """A win rate and its 95% interval as a table cell: ``97.471% [97.440, 97.502]`` with no
+    unknowns; the pair of bounds ``93.256% to 96.324% (bounds) [93.099, 96.439]`` with
+    unknowns; the stratified estimate ``93.520% (estimate) [...]`` with a sample of them (a
+    range where sampled deals are still unknown).  Never wins / decided deals."""
+    interval = f"[{100 * r.low:.3f}, {100 * r.high:.3f}]"
+    if r.kind == "exact":
+        return f"{100 * r.point:.3f}% {interval}"
+    if r.kind == "bounds":
+        return f"{100 * r.least:.3f}% to {100 * r.most:.3f}% (bounds) {interval}"
+    if r.point == r.point:
+        return f"{100 * r.point:.3f}% (estimate) {interval}"
+    return f"{100 * r.estimate_min:.3f}% to {100 * r.estimate_max:.3f}% (estimate) {interval}"
+
+
+def mean_text(mean: float, low: float, high: float, digits: int = 3,
+              lower_bound: bool = False) -> str:
+    """A mean and its 95% interval; ``lower_bound``: the mean counts unknown deals at the best
+    score found, so it is a lower bound."""
+    text = f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    return text + " (a lower bound)" if lower_bound else text
+
+
+def headline(df: pd.DataFrame, means: Iterable[str] | bool = ()) -> pd.DataFrame:
+    """Win rates and mean scores as printable text with their intervals (``df``: rows of
+    ``summary_table``, or a CSV of them from any version: the rates are recomputed from the
+    counts), plus the means of the named extra per-deal columns (``True``: every one the
+    summaries carry), each as ``mean <column> (95% CI)``."""
+    rates = [rate_of_row(row) for _, row in df.iterrows()]
+    lower = df["unknowns"] > 0
+    out = pd.DataFrame({
+        "game": df["game"], "solver": df["solver"], "rules": df["variant"],
+        "deals": df["deals"].map(lambda n: f"{n:,}"),
+        "win rate (95% CI)": list(map(rate_text, rates)),
+        "unknown": df["unknowns"],
+        "mean score (95% CI)": list(map(mean_text, df.mean_score, df.score_low,
+                                        df.score_high, [3] * len(df), lower)),
+    })
+    if means is True:
+        means = [c[len("mean_"):] for c in df.columns
+                 if c.startswith("mean_") and f"{c}_low" in df.columns]
+    for name in means or ():
+        out[f"mean {name} (95% CI)"] = [
+            mean_text(*values, digits=4) for values in
+            zip(df[f"mean_{name}"], df[f"mean_{name}_low"], df[f"mean_{name}_high"])]
+    if "command" in df.columns:
+        out["command"] = df["command"].map(lambda c: f"`{c}`")
+    return out
+
+
+def summaries_frame(summaries: Iterable[Summary]) -> pd.DataFrame:
+    """Summaries as a printable table (one row per run: deals, win rate, unknowns, mean score
+    and the mean of every extra column, each with its 95% interval), e.g. for a notebook."""
+    return headline(pd.DataFrame([s.as_row() for s in summaries]), means=True)

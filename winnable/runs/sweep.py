@@ -27,8 +27,8 @@ import pandas as pd
 from .. import plot
 from ..games import get_game
 from ..implication import apply_implications
-from ..report import markdown, mean_text, rate_text
-from ..stats import Summary, paired_outcomes, rate_of_row, summarize
+from ..report import markdown
+from ..stats import Summary, mean_text, paired_outcomes, rate_of_row, rate_text, summarize
 from ..variants import VariantError
 from .batch import solve_batch
 from .pool import exit_if_spawning
