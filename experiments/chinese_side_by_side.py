@@ -63,13 +63,15 @@ def run_tree(tree: Path, args, rows_path: Path) -> dict:
     return report
 
 
-def read_rows(path: Path) -> dict[int, tuple[int, int, int]]:
-    rows = {}
-    for line in path.read_text().split("\n"):
-        if line:
-            seed, outcome, score, nodes = map(int, line.split())
-            rows[seed] = (outcome, score, nodes)
-    return rows
+def read_rows(path: Path, suffix: str):
+    """A child's rows as a frame by seed: outcome (its name), score and nodes."""
+    import pandas as pd
+
+    from winnable.outcomes import OUTCOME_NAMES
+
+    rows = pd.read_csv(path, sep=" ", names=["seed", "outcome", "score", "nodes"],
+                       index_col="seed")
+    return rows.assign(outcome=rows.outcome.map(OUTCOME_NAMES)).add_suffix(suffix)
 
 
 def main() -> None:
@@ -88,17 +90,17 @@ def main() -> None:
     if args.child:
         child(args.first, args.n, args.easy, args.rows)
         return
+    from common import verdict_changes  # not in the children: it imports this tree's package
+
     if args.old_tree is None or not (args.old_tree / "winnable").is_dir():
         raise SystemExit("error: --old-tree must be a checkout of winnable (a folder holding "
                          "winnable/)")
-    outcome_name = {0: "loss", 1: "win", 2: "unknown"}  # winnable.outcomes, in either tree
     work = Path(f"/tmp/side_by_side_{os.getpid()}")
     work.mkdir(exist_ok=True)
-    rounds, old_rows, new_rows = [], {}, {}
+    rounds = []
     for r in range(1, args.rounds + 1):
         old = run_tree(args.old_tree, args, work / f"old{r}.txt")
         new = run_tree(args.new_tree, args, work / f"new{r}.txt")
-        old_rows, new_rows = read_rows(work / f"old{r}.txt"), read_rows(work / f"new{r}.txt")
         rounds.append((r, old, new))
         print(f"round {r}: old {old['cpu']:.2f} s, new {new['cpu']:.2f} s, "
               f"ratio {new['cpu'] / old['cpu']:.3f}", file=sys.stderr)
@@ -118,26 +120,18 @@ def main() -> None:
     old_total = sum(o["cpu"] for _, o, _ in rounds)
     new_total = sum(n["cpu"] for _, _, n in rounds)
     lines.append(f"| all | {old_total:.2f} | {new_total:.2f} | {new_total / old_total:.3f} |")
-    counts = {}
-    flips, lost, gained, other = [], [], [], []
-    for seed in sorted(old_rows):
-        (o_old, s_old, n_old), (o_new, s_new, n_new) = old_rows[seed], new_rows[seed]
-        a, b = outcome_name[o_old], outcome_name[o_new]
-        counts[(a, b)] = counts.get((a, b), 0) + 1
-        if {a, b} == {"win", "loss"}:
-            flips.append(seed)
-        elif a != "unknown" and b == "unknown":
-            lost.append(seed)
-        elif a == "unknown" and b != "unknown":
-            gained.append(seed)
-        elif (s_old, n_old) != (s_new, n_new):
-            other.append(seed)
+    both = read_rows(work / f"old{args.rounds}.txt", "_old").join(
+        read_rows(work / f"new{args.rounds}.txt", "_new"))
+    flips, lost, gained = verdict_changes(both)
+    same = both.outcome_old == both.outcome_new
+    other = both[same & ((both.score_old != both.score_new) | (both.nodes_old != both.nodes_new))]
+    counts = both.groupby(["outcome_old", "outcome_new"]).size()
     lines += ["", "| old verdict | new verdict | deals |", "|---|---|---|"]
-    lines += [f"| {a} | {b} | {c:,} |" for (a, b), c in sorted(counts.items())]
+    lines += [f"| {a} | {b} | {c:,} |" for (a, b), c in counts.items()]
     lines += ["", f"Deals won by one engine and lost by the other: {len(flips)}"
-              + (f" ({', '.join(map(str, flips))})" if flips else "") + ".",
+              + (f" ({', '.join(map(str, flips.index))})" if len(flips) else "") + ".",
               f"Deals the old engine decided and the new one leaves unknown: {len(lost)}"
-              + (f" ({', '.join(map(str, lost))})" if lost else "") + ".",
+              + (f" ({', '.join(map(str, lost.index))})" if len(lost) else "") + ".",
               f"Deals the new engine decides and the old one left unknown: {len(gained)}.",
               f"Deals with the same verdict but another score or node count: {len(other)}.", ""]
     text = "\n".join(lines)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from common import ROOT
+from common import ROOT, verdict_changes
 from winnable.report import markdown
 from winnable.runs.store import read_spec
 from winnable.stopping import scripts_stop_in_one_line
@@ -43,9 +43,7 @@ def main() -> None:
         raise SystemExit("error: the two runs share no deal")
     cross = pd.crosstab(both.outcome_old, both.outcome_new, margins=True, margins_name="all")
     cross.index.name, cross.columns.name = "old \\ new", None
-    decided = both.outcome_old.isin(["win", "loss"]) & both.outcome_new.isin(["win", "loss"])
-    flips = both[decided & (both.outcome_old != both.outcome_new)]
-    lost_decisions = both[(both.outcome_old != "unknown") & (both.outcome_new == "unknown")]
+    flips, lost_decisions, _ = verdict_changes(both)
     seeds = f"{both.index.min():,}-{both.index.max():,}"
     text = [f"# Chinese Solitaire thoughtful, {args.label}: old against new version, deals "
             f"{seeds} ({len(both):,} deals)\n",

@@ -82,6 +82,16 @@ def paired_wins(rows: pd.DataFrame, other: pd.DataFrame) -> dict:
             "won_by_other_only": only_other, "difference": d, "low": low, "high": high}
 
 
+def verdict_changes(both: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Of deals solved by two versions (``outcome_old``, ``outcome_new``, by seed): those won by
+    one and lost by the other (a bug in one of them), those the old one decided and the new one
+    leaves unknown, and those the new one decides and the old one left unknown."""
+    decided_old = both.outcome_old.isin(["win", "loss"])
+    decided_new = both.outcome_new.isin(["win", "loss"])
+    flips = both[decided_old & decided_new & (both.outcome_old != both.outcome_new)]
+    return flips, both[decided_old & ~decided_new], both[~decided_old & decided_new]
+
+
 def points_text(difference: float, low: float, high: float) -> str:
     """A paired difference of win rates as a table cell, in points: ``+0.40 [-0.56, +1.36]``."""
     return f"{100 * difference:+.2f} [{100 * low:+.2f}, {100 * high:+.2f}]"

@@ -245,3 +245,17 @@ def test_nopeek_pairs_and_ratio_to_thoughtful(monkeypatch):
                           "win_max": [1.0, 0.6, 0.4, 1.0, 0.9]})
     assert ratio_to_thoughtful(table).fillna("").tolist() == ["", "0.600-0.750", "0.400-0.500",
                                                               "", "0.900"]
+
+
+def test_verdict_changes_sorts_the_deals_two_versions_disagree_on(monkeypatch):
+    """experiments/common.py's verdict_changes, the one classification chinese_versions.py and
+    chinese_side_by_side.py report: a win against a loss is a flip, a decided deal turned
+    unknown a lost decision, an unknown turned decided a gain; deals of one verdict are none."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    from common import verdict_changes
+
+    both = pd.DataFrame({"outcome_old": ["win", "loss", "win", "unknown", "unknown", "loss"],
+                         "outcome_new": ["loss", "unknown", "win", "win", "unknown", "loss"]},
+                        index=[11, 12, 13, 14, 15, 16])
+    flips, lost, gained = verdict_changes(both)
+    assert list(flips.index) == [11] and list(lost.index) == [12] and list(gained.index) == [14]
