@@ -111,8 +111,11 @@ they are (the floor only leaves lines out), so it is a win; only a search that c
 proves a loss.
 
 The score of a deal is that of the won line, else the best final score of the lines searched to
-their end (each counter of the result is that line's), else the start's (no line ended within
-the budget).  A proven loss carries its proof: how the lines searched ended (``proof_text``).
+their end (each counter of the result is that line's), else that of greedy's line from the
+start, a whole game (no line ended: every line stopped at a bound, or the budget ran out first,
+as a probe's floor can make it on a small budget); a won greedy line wins the deal, since a line
+that wins proves it.  A proven loss carries its proof: how the lines searched ended
+(``proof_text``).
 """
 
 from __future__ import annotations
@@ -571,7 +574,8 @@ def search(s, rules, settings, budget, keys, stamps, deal_first, stamp, dominanc
 @jit
 def greedy_line(s, rules):
     """Report the greedy player's line from the state at depth 0 (played at depth 1) as the
-    best line: a proven loss whose every line stopped at a bound still shows a lost game."""
+    best line: a deal whose searches played no line to its end (a proven loss whose every line
+    stopped at a bound, or a budget spent first) still shows a whole game."""
     _copy_down(s, 0)
     game = _state(s, 1)
     n = 0
@@ -720,9 +724,11 @@ class Thoughtful:
                     break  # not by the floor: another search would meet the same cuts
                 floors_left -= 1  # by the floor: lower it
                 floor -= FLOOR_STEP
-        if s.best[0] == NO_LINE and outcome == R.LOSS:
-            greedy_line(s, rules)  # every line stopped at a bound: greedy's shows one lost
-        elif s.best[0] == NO_LINE:  # no line played to its end: the start is reported
-            s.best_st[:] = s.st[0]
+        if s.best[0] == NO_LINE and outcome != R.WIN:
+            # No line played to its end (every line stopped at a bound, or the budget ran out
+            # first): greedy's whole game is reported, and wins the deal if it wins.
+            greedy_line(s, rules)
+            if s.best_st[R.ST_OUTCOME] == R.WIN:
+                outcome = R.WIN
         proof = proof_text(s.tally, nodes) if outcome == R.LOSS else ""
         return outcome, nodes, s.best_line[:s.best[1]].copy(), hits, proof
