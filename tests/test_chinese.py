@@ -10,6 +10,7 @@ import zlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tests.reference import chinese_ref as ref
 from winnable import get_game
@@ -587,6 +588,48 @@ def test_dead_end_over_card_sets_is_the_sweeping_fixpoint(easy, blocks):
             checked += 1
             lost += verdict
     assert checked > 2500 and 100 < lost < checked - 100
+
+
+@st.composite
+def placements(draw):
+    """Any placement of the cards, reachable or not: a part of each suit on its foundation, three
+    of the other cards in the stock unless it is dealt, the rest in seven piles of any lengths
+    (empty ones too) and any order, each with any number of face-down cards under its top; in
+    half of them one pile's top face down as well (play never leaves one, ``dead_end`` must
+    still agree)."""
+    found = [draw(st.integers(0, 13)) for _ in range(4)]
+    in_play = draw(st.permutations([c for c in range(R.N_CARDS) if c % 13 >= found[c // 13]]))
+    dealt = len(in_play) < 3 or draw(st.booleans())
+    stock = [] if dealt else in_play[:3]
+    tableau = in_play[len(stock):]
+    hidden_top = draw(st.integers(-R.PILES, R.PILES - 1))  # that pile's top face down if >= 0
+    cuts = [0, *sorted(draw(st.lists(st.integers(0, len(tableau)), min_size=6, max_size=6))),
+            len(tableau)]
+    cards = np.zeros((R.PILES, R.CAPACITY), dtype=np.int64)
+    length = np.zeros(R.PILES, dtype=np.int64)
+    down = np.zeros(R.PILES, dtype=np.int64)
+    for p in range(R.PILES):
+        pile = tableau[cuts[p]:cuts[p + 1]]
+        length[p] = len(pile)
+        cards[p, :len(pile)] = pile
+        if p == hidden_top:
+            down[p] = len(pile)
+        elif pile:
+            down[p] = draw(st.integers(0, len(pile) - 1))
+    deal = np.array([c for c in range(R.N_CARDS) if c not in stock] + stock, dtype=np.int8)
+    misc = np.array([int(dealt), sum(found)], dtype=np.int64)
+    return P.from_state(cards, length, down, np.array(found, dtype=np.int64), misc, deal)
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(placements(), st.booleans())
+def test_dead_end_is_the_sweeping_fixpoint_on_any_placement(pos, easy):
+    """The same as the test above on positions play need not reach (a card under one it builds
+    on in its own pile, long piles, many spaces, a face-down top): the card-set ``dead_end``
+    and the pile-by-pile ``dead_end_sweeps`` give the same verdict."""
+    args = (pos.cards, pos.length, pos.down, pos.found, pos.misc, pos.deal, pos.where, easy)
+    status = np.zeros(R.N_CARDS, dtype=np.int64)
+    assert L.dead_end(*args) == L.dead_end_sweeps(*args, status), position_view(pos)
 
 
 def _occupation_positions(rng, cards_left, beyond_only, wanted, budget, easy=False,
