@@ -259,3 +259,21 @@ def test_verdict_changes_sorts_the_deals_two_versions_disagree_on(monkeypatch):
                         index=[11, 12, 13, 14, 15, 16])
     flips, lost, gained = verdict_changes(both)
     assert list(flips.index) == [11] and list(lost.index) == [12] and list(gained.index) == [14]
+
+
+def test_the_impossible_versions_check_finds_flips_and_confirms_losses(monkeypatch):
+    """experiments/impossible_versions.py: a deal won by one version and lost by the other is
+    listed, as is a deal the old one decided and the new one leaves unknown; a proven loss is
+    confirmed by the search without the new ideas, and a won deal would show as won there."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    from impossible_versions import compare, confirm_losses
+    from tests.test_impossible_thoughtful import LOST_DEAL
+
+    old = pd.DataFrame({"seed": [1, 2, 3, 4], "outcome": ["win", "unknown", "win", "unknown"]})
+    new = pd.DataFrame({"seed": [1, 2, 3, 4], "outcome": ["win", "loss", "loss", "unknown"]})
+    cross, flips, dropped = compare(old, new)
+    assert flips == [3] and dropped == [] and int(cross.loc["unknown", "loss"]) == 1
+    _, flips, dropped = compare(new, old)
+    assert flips == [3] and dropped == [2]
+    verdicts = confirm_losses([LOST_DEAL, 1], {}, 20_000)
+    assert verdicts[LOST_DEAL] == "loss" and verdicts[1] == "win"

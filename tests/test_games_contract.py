@@ -81,8 +81,10 @@ def test_columns_and_their_types(case, variant=None):
         assert isinstance(columns["seconds"][k], numbers.Real) and columns["seconds"][k] >= 0
         assert all(isinstance(move, str) for move in columns["moves"][k])
         assert isinstance(columns["deal"][k], str)
-        for extra in game.extra_columns:
-            assert isinstance(columns[extra][k], (numbers.Real, np.bool_)), extra
+        for extra in game.extra_columns:  # a number or a flag; or a text (Impossible's proof)
+            numeric = isinstance(columns[extra][k], (numbers.Real, np.bool_))
+            assert numeric or isinstance(columns[extra][k], str), extra
+            assert numeric or extra not in game.summary_means, extra  # a mean needs numbers
     if not game.batch_moves:
         assert all(len(moves) == 0 for moves in columns["moves"])
 

@@ -118,21 +118,25 @@ def test_no_players_win_is_a_thoughtful_loss():
 
 
 def test_the_memo_changes_only_the_work():
-    # With the memo and without it the search meets the same lines in the same order, so it finds the same won
-    # line, or proves the same loss; the memo only skips subtrees it has proved lost.
+    # With the memo and without it one search meets the same lines in the same order, so it
+    # finds the same won line, or proves the same loss; the memo only skips subtrees it has
+    # proved lost (so within the same budget a search left unknown may have played more lines
+    # to their end, and report another best one).
     rules = R.rule_params(GAME.rules({"jokers": 0, "fifteen": "off"}))
     with_memo, without = T.Thoughtful(), T.Thoughtful()
+    one_search = T.Options(restarts=0, probe=False)
     outcomes = set()
     hits = 0
     for seed in range(1, 13):
         deal = GAME.deal(seed, {"jokers": 0})
         start = shuffle.play_stream(SALT, deal)[0]
-        a = with_memo.solve(deal, rules, start, BUDGET)
-        b = without.solve(deal, rules, start, BUDGET, memo=False)
+        a = with_memo.solve(deal, rules, start, BUDGET, one_search)
+        b = without.solve(deal, rules, start, BUDGET, one_search._replace(memo=False))
         outcomes.add(a[0])
         hits += a[3]
         assert b[3] == 0
-        assert a[2].tolist() == b[2].tolist()
+        if a[0] == R.WIN or b[0] == R.WIN:
+            assert a[0] == b[0] and a[2].tolist() == b[2].tolist()
         if a[0] != R.UNKNOWN and b[0] != R.UNKNOWN:
             assert a[0] == b[0]
         assert a[1] <= b[1]

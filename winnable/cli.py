@@ -178,6 +178,8 @@ def solve(chosen, solver, options, as_json, html_file, peek):
     click.echo(f"deal: {result.deal}")
     click.echo(f"outcome: {result.outcome}   score: {result.score}")
     for key, value in result.extra.items():
+        if value == "":
+            continue  # a text column with nothing to say for this deal (a won deal's proof)
         click.echo(f"{key}: {round(value, 4) if isinstance(value, float) else value}")
     click.echo(f"line of play ({len(result.moves)} moves):" if result.moves else "no moves")
     for step in steps:

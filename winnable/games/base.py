@@ -287,7 +287,8 @@ class Game:
     reference: ClassVar[str] = ""
 
     # --- columns -----------------------------------------------------------------------------
-    # Extra per-deal columns that solve_deals returns, beyond the standard ones.
+    # Extra per-deal columns that solve_deals returns, beyond the standard ones: numbers, flags,
+    # or text (Impossible's proof of a loss; "" where there is nothing to say).
     extra_columns: ClassVar[tuple[str, ...]] = ()
     # Readable names of the extra columns (figures and tables; default: the column's name).
     column_names: ClassVar[Mapping[str, str]] = {}

@@ -27,12 +27,13 @@ OBJECTIVES = {"win": S.OBJECTIVE_WIN, "score": S.OBJECTIVE_SCORE}
 OBJECTIVE = Option("win", ChoiceLimits(tuple(OBJECTIVES)))
 
 
-def _columns(table, nodes, moves, seconds):
+def _columns(table, nodes, moves, seconds, proofs=None):
     """The result columns from a table of (outcome code, score, pickups, removals, new piles,
-    steps, rollouts) rows."""
+    steps, rollouts) rows, and each game's proof of a loss (thoughtful's; "" for the rest)."""
     columns = {name: table[:, c] for c, name in enumerate(
         ("outcome", "score", "pickups", "removals", "new_piles", "steps", "rollouts"))}
     columns["outcome"] = NAME_OF[columns["outcome"]]
+    columns["proof"] = proofs if proofs is not None else [""] * len(table)
     return {"moves": moves, "seconds": seconds, "nodes": nodes, **columns}
 
 
@@ -67,22 +68,30 @@ def _player(player):
     return run
 
 
+def thoughtful_options(options) -> T.Options:
+    """The thoughtful driver's options from the solver's (``--option``)."""
+    return T.Options(int(options["restarts"]), bool(int(options["probe"])),
+                     bool(int(options["deck_bound"])), bool(int(options["score_bound"])),
+                     bool(int(options["dominance"])))
+
+
 def _thoughtful(game, deals, rules, options, record_moves):
     """One search per deal (``impossible_thoughtful``); the moves are those of the won line,
-    else of the line with the best score."""
+    else of the line with the best score; a proven loss keeps its proof."""
     codes = R.rule_params(rules)
     solver = T.Thoughtful(options["memory_mb"])
+    driver = thoughtful_options(options)
     n = len(deals)
     table = np.zeros((n, 7), dtype=np.int64)
     seconds = np.empty(n, dtype=np.float64)
     nodes = np.empty(n, dtype=np.int64)
     moves: list[Sequence[str]] = [()] * n
+    proofs = [""] * n
     salt = np.uint64(game.salt)
     for k in range(n):
         clock = Stopwatch()
-        outcome, nodes[k], line, _ = solver.solve(deals[k], codes,
-                                                  shuffle.play_stream(salt, deals[k])[0],
-                                                  options["budget"])
+        outcome, nodes[k], line, _, proofs[k] = solver.solve(
+            deals[k], codes, shuffle.play_stream(salt, deals[k])[0], options["budget"], driver)
         seconds[k] = clock.seconds()
         st = solver.stack.best_st
         table[k, 0] = outcome
@@ -90,7 +99,7 @@ def _thoughtful(game, deals, rules, options, record_moves):
                          st[R.ST_STEPS]]
         if record_moves:
             moves[k] = [R.format_action(int(a)) for a in line]
-    return _columns(table, nodes, moves, seconds)
+    return _columns(table, nodes, moves, seconds, proofs)
 
 
 class Impossible(Game):
@@ -116,25 +125,37 @@ class Impossible(Game):
                     "objective": OBJECTIVE},
                    chunk=100),
         SolverInfo("thoughtful", "knows the deck and every future reshuffle (the deal's seeded "
-                   "stream): searches every choice for a winning line, memoised, within a node "
-                   "budget (unknown past it); the upper bound of every player",
+                   "stream): searches every choice for a winning line, memoised, with probes "
+                   "and restarts, and proves losses with bounds, within a node budget (unknown "
+                   "past it); the upper bound of every player",
                    _thoughtful,
                    {"budget": Option(T.DEFAULT_BUDGET, OptionLimits(1, unit="search nodes")),
                     "memory_mb": Option(T.DEFAULT_MEMORY_MB,
                                         OptionLimits(1, physical_memory_mb(),
-                                                     "MB, at most this machine's memory"))},
+                                                     "MB, at most this machine's memory")),
+                    "restarts": Option(T.DEFAULT_RESTART, OptionLimits(
+                        0, unit="nodes per search before a restart with other choices first; "
+                        "0: one search")),
+                    "probe": Option(1, OptionLimits(0, 1)),
+                    "deck_bound": Option(1, OptionLimits(0, 1)),
+                    "score_bound": Option(1, OptionLimits(0, 1)),
+                    "dominance": Option(0, OptionLimits(
+                        0, 1, "the dominance memo, under fifteen=off and unlimited; it costs "
+                        "time and meets no position in practice"))},
                    chunk=500, undecided=True),
     )
     # 2: every game draws from its deal's play stream (before: from the stream that dealt deal
     # n, continued), so a deal string replays its game; jokers=0 deals are the 52 cards.
     rules_version = 2
-    # lookahead 3: maximises the rollouts won, with common random numbers.
-    solver_versions = {"lookahead": 3}
-    extra_columns = ("pickups", "removals", "new_piles", "steps", "rollouts")
+    # lookahead 3: maximises the rollouts won, with common random numbers.  thoughtful 3:
+    # probes, restarts and the loss bounds (issue 58).
+    solver_versions = {"lookahead": 3, "thoughtful": 3}
+    extra_columns = ("pickups", "removals", "new_piles", "steps", "rollouts", "proof")
     summary_means = ("pickups", "new_piles", "steps")
     column_names = {"pickups": "piles picked up", "removals": "fifteen removals",
                     "new_piles": "new piles started", "steps": "decisions taken",
-                    "rollouts": "simulated games"}
+                    "rollouts": "simulated games",
+                    "proof": "why a loss is proven (thoughtful)"}
     batch_moves = False  # any game is replayed from its deal by `winnable solve`
     bench_deals = 100_000
     bench_counts = {"lookahead": 10_000, "halving": 1000, "thoughtful": 1000}

@@ -93,10 +93,11 @@ FIFTEEN_CODES = {"once": FIFTEEN_ONCE, "unlimited": FIFTEEN_UNLIMITED, "off": FI
 # Scalars in st.  What an action still owes: ST_COVER, the slot of the pile that needs a card
 # now (-1: none); ST_COVER_NEXT, a pile to cover with at least one card after it (the second of
 # a pair; -1: none); ST_TO_START, new piles still to start, counted as new piles (penalised)
-# when ST_PENALISED is 1 (not in the initial deal).
+# when ST_PENALISED is 1 (not in the initial deal).  ST_EXCESS counts the points lost to cards
+# placed on piles of 11 or more (a counter, like ST_PICKUPS: nothing that follows depends on it).
 (ST_DECK, ST_COUNT, ST_SCORE, ST_TOKEN, ST_PICKUPS, ST_REMOVALS, ST_NEW, ST_STEPS, ST_OUTCOME,
- ST_COVER, ST_COVER_NEXT, ST_TO_START, ST_PENALISED) = range(13)
-ST_LEN = 13
+ ST_COVER, ST_COVER_NEXT, ST_TO_START, ST_PENALISED, ST_EXCESS) = range(14)
+ST_LEN = 14
 RUNNING, WIN, LOSS, UNKNOWN = -1, OUTCOME_WIN, OUTCOME_LOSS, OUTCOME_UNKNOWN
 
 # Whose turn it is (``turn``): the player's choice of action, the player's choice of the pile
@@ -256,6 +257,7 @@ def place(cards, size, st, slot, card):
     size[slot] = before + 1
     size[SLOTS + slot] = CLASS[card]
     if before >= 11:
+        st[ST_EXCESS] += 1
         change_score(st, -1)
 
 
