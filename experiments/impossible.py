@@ -10,8 +10,9 @@ its rate), and a thoughtful cell with unknown deals gets the stratified estimate
 sample of ``--thoughtful-sample`` of them escalated in place by ``winnable resolve --sample``
 with ``--thoughtful-steps``.  ``--keep`` names players whose rows of players.csv are kept as
 they are instead of run again (a solver whose version did not change: halving's 1,000,000
-games take hours); the figures and tables drawn from those players' per-deal rows (winrate,
-scores, means, paired) are then left as they are."""
+games take hours); the means figure is then drawn from players.csv, and those drawn from the
+players' per-deal rows (winrate, scores, paired; thoughtful is in none of them) are left as
+they are."""
 
 import argparse
 from pathlib import Path
@@ -250,8 +251,11 @@ def players(args, folder: Path) -> None:
     with open(folder / "players.md", "a") as out:
         out.write("\n".join(lines))
     if kept:
-        print(f"kept {', '.join(kept)} as committed: winrate, scores, means and paired are not "
-              "drawn again (they need every player's per-deal rows)", flush=True)
+        # The kept players' per-deal rows are not here: the means come from the table.
+        save_figure(plot.means(table), folder, "means")
+        print(f"kept {', '.join(kept)} as committed: means drawn from players.csv; winrate, "
+              "scores and paired are not drawn again (they need every player's per-deal rows; "
+              "thoughtful is not in them)", flush=True)
         return
     rows = rows_of(files, ("pickups", "new_piles", "steps"))
     headline_figures(rows[rows.solver != "thoughtful"], folder)

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.figure import Figure
 
-from winnable import plot
+from winnable import get_game, plot
 from winnable.runs.batch import solve_batch
 from winnable.runs.read import load_rows
 from winnable.cli import PLOT_KINDS, cli
@@ -122,6 +122,18 @@ def test_cli_plot_writes_png_and_svg(run_files, tmp_path):
     assert all(p.stat().st_size > 0 for p in folder.iterdir())
 
 
+def test_cli_plot_draws_a_table_of_summaries(run_files, tmp_path, run_cli):
+    """`winnable summary --csv` of two runs, then `winnable plot winrate` of that table."""
+    code, table, err = run_cli("summary", "--csv", *map(str, run_files))
+    assert code == 0, err
+    (tmp_path / "summaries.csv").write_text(table)
+    out = tmp_path / "from_table"
+    code, printed, err = run_cli("plot", "winrate", str(tmp_path / "summaries.csv"), "--out",
+                                 str(out))
+    assert code == 0, err
+    assert printed.splitlines() == [f"wrote {out}.png", f"wrote {out}.svg"]
+
+
 def test_cli_kinds_are_the_library_kinds():
     assert PLOT_KINDS == plot.KINDS
 
@@ -133,12 +145,19 @@ def test_cli_kinds_are_the_library_kinds():
     (["plot", "winrate", "{table}"], "is not a winnable run file"),
     (["plot", "paired", "{run}"], "paired needs exactly two runs"),
     (["plot", "winrate"], "Missing argument 'FILES...'"),
+    (["plot", "winrate", "{csv}"], "is not a table of summaries (no column(s) game"),
+    (["plot", "winrate", "{csv}", "{run}"], "either run files or tables of summaries"),
+    (["plot", "scores", "{summaries}"], "needs per-deal rows"),
 ])
 def test_cli_bad_input_is_one_line(args, needle, run_files, tmp_path, monkeypatch, run_cli):
     (tmp_path / "notes.parquet").write_text("not parquet\n")
     pd.DataFrame({"x": [1]}).to_parquet(tmp_path / "table.parquet")
+    pd.DataFrame({"x": [1]}).to_csv(tmp_path / "other.csv")
+    pd.DataFrame([s.as_row() for s in summarize(load_rows(run_files[0]))]).to_csv(
+        tmp_path / "summaries.csv", index=False)
     names = {"text": tmp_path / "notes.parquet", "table": tmp_path / "table.parquet",
-             "run": run_files[0]}
+             "run": run_files[0], "csv": tmp_path / "other.csv",
+             "summaries": tmp_path / "summaries.csv"}
     monkeypatch.chdir(tmp_path)
     code, _, err = run_cli(*[a.format(**names) for a in args])
     assert code != 0
@@ -165,6 +184,28 @@ def test_means_draws_one_panel_per_column_given(rows):
     assert "mean ± 1.96 standard errors" in texts(fig)
     with pytest.raises(plot.PlotError, match="no column"):
         plot.means(rows, ["no_such_column"])
+
+
+def test_a_table_of_summaries_draws_the_same_winrate_and_means(rows):
+    """A results table (one summary a run, as ``summary --csv`` writes) draws what a summary
+    holds, with the figures the per-deal rows give; the figures that need the deals refuse it
+    in one line."""
+    means = get_game("nineball").summary_means
+    table = pd.DataFrame([s.as_row() for s in summarize(rows, means)])
+    assert plot.is_summaries(table) and not plot.is_summaries(rows)
+    from_rows, from_table = plot.means(rows), plot.means(table)
+    assert ([ax.get_xlabel() for ax in from_rows.axes]
+            == [ax.get_xlabel() for ax in from_table.axes])
+    for a, b in zip(from_rows.axes, from_table.axes):
+        assert [t.get_text() for t in a.texts] == [t.get_text() for t in b.texts]  # the means
+    assert ([t.get_text() for t in plot.winrate(rows).axes[0].get_yticklabels()]
+            == [t.get_text() for t in plot.winrate(table).axes[0].get_yticklabels()])
+    assert texts(plot.winrate(rows)) == texts(plot.winrate(table))  # the caption: N, counts
+    for kind in ("scores", "paired", "running", "effort"):
+        with pytest.raises(plot.PlotError, match="needs per-deal rows"):
+            plot.PLOTS[kind](table)
+    with pytest.raises(plot.PlotError, match="mean_no_such_column"):
+        plot.means(table, ["no_such_column"])
 
 
 def test_experiments_draw_small_headline_figures(run_files, tmp_path, monkeypatch):

@@ -228,3 +228,23 @@ def test_rate_bounds_of_arrays_are_the_textbook_figures_of_each_count():
         assert (least[k], most[k]) == pytest.approx((w / n, (w + u) / n), abs=1e-15), (w, l, u)
         assert low[k] == pytest.approx(textbook_wilson(w, n)[0], abs=1e-12), (w, l, u)
         assert high[k] == pytest.approx(textbook_wilson(w + u, n)[1], abs=1e-12), (w, l, u)
+
+
+def test_a_summary_comes_back_whole_from_its_row():
+    """Summary.from_row is as_row's inverse for what a row holds: counts, rate (with a sample),
+    mean score, the extra columns' means, seeds and numbering."""
+    from winnable.stats import Summary
+
+    rows = pd.DataFrame({"game": "impossible", "solver": "thoughtful", "variant": "default",
+                         "seed": [3, 4, 5, 6, 7], "outcome": ["win", "unknown", "loss", "win", "win"],
+                         "score": [0, 7, 9, 0, 0], "pickups": [5, 3, 2, 6, 4],
+                         "stratum": ["decided", "unknown", "decided", "decided", "sampled"]})
+    (s,) = summarize(rows, ("pickups",))
+    assert s.rate.sample is not None and s.means
+    back = Summary.from_row(s.as_row())
+    for name in ("game", "solver", "variant", "deals", "wins", "losses", "unknowns",
+                 "mean_score", "score_low", "score_high", "first_seed", "last_seed",
+                 "numbering", "means"):
+        assert getattr(back, name) == getattr(s, name), name
+    assert repr(back.rate) == repr(s.rate)  # NaN where there is no figure, on both sides
+    assert back.as_row().keys() == s.as_row().keys()

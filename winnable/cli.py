@@ -563,6 +563,9 @@ def plot(kind, files, out):
       running  running win rate and its 95% interval as deals accumulate
       effort   solver effort per deal: nodes and seconds (log-scale ECDF)
       means    mean per deal of the game's extra columns (e.g. win probability)
+
+    FILES are run files, or tables of summaries (.csv: `summary --csv`, a results
+    table such as results/impossible/players.csv), which draw winrate and means.
     """
     from .plot import plot_files
     for path in plot_files(kind, files, out):

@@ -80,9 +80,26 @@ class Run:
         return dict(word.split("=", 1) for word in self.key[3].split())
 
 
-def runs_of(df: pd.DataFrame) -> list[Run]:
+SUMMARY_COLUMNS = ("game", "solver", "variant", "deals", "wins", "losses", "unknowns",
+                   "mean_score", "score_low", "score_high")
+
+
+def is_summaries(df: pd.DataFrame) -> bool:
+    """Whether ``df`` is a table of run summaries (``Summary.as_row`` rows: ``summary --csv``,
+    a results table) rather than per-deal rows."""
+    return "seed" not in df.columns and all(c in df.columns for c in SUMMARY_COLUMNS)
+
+
+def runs_of(df: pd.DataFrame, figure: str = "") -> list[Run]:
     """Split per-deal rows into runs (game, solver, rules and the ``options`` column if there is
-    one), in the order they first appear.  A figure shows one game."""
+    one), in the order they first appear.  A figure shows one game.  Given ``figure`` (its
+    name), a table of summaries is also accepted, one run a row: that figure draws only what a
+    summary holds (win rates, means)."""
+    if figure and is_summaries(df):
+        return _label(_runs_of_summaries(df))
+    if is_summaries(df):
+        raise PlotError("this figure needs per-deal rows (a run's file), not a table of "
+                        "summaries: only winrate and means are drawn from summaries")
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
         raise PlotError(f"not winnable run rows: missing column(s) {', '.join(missing)}")
@@ -102,7 +119,29 @@ def runs_of(df: pd.DataFrame) -> list[Run]:
             raise PlotError(f"deal {twice.iloc[0]} appears twice in the runs of {key[0]}, solver "
                             f"{key[1]}, rules {key[2]} (the same run given twice?)")
         runs.append(Run(part, summarize(part)[0], tuple(map(str, key))))
-    # Label a run by what differs between the runs (the caption states what they share).
+    return _label(runs)
+
+
+def _runs_of_summaries(df: pd.DataFrame) -> list[Run]:
+    """One run a summary row (no per-deal rows: ``Run.rows`` is empty)."""
+    if df.empty:
+        raise PlotError("no runs to plot")
+    games = list(dict.fromkeys(df["game"]))
+    if len(games) > 1:
+        raise PlotError(f"a figure shows the runs of one game, got {', '.join(games)}: plot each "
+                        "game's runs on its own")
+    runs = []
+    for _, row in df.iterrows():
+        summary = Summary.from_row(row)
+        options = row.get("options", "")
+        key = (summary.game, summary.solver, summary.variant,
+               options if isinstance(options, str) else "", summary.numbering)
+        runs.append(Run(pd.DataFrame(), summary, key))
+    return runs
+
+
+def _label(runs: list[Run]) -> list[Run]:
+    """Label each run by what differs between the runs (the caption states what they share)."""
     varying, options = _varying(runs), _varying_options(runs)
     for run in runs:
         parts = [run.key[i] for i in varying if i < 3]
@@ -302,8 +341,9 @@ def winrate(df: pd.DataFrame, title: str | None = None,
     """Win rate of each run with its 95% interval: a point where the counts (or a sample of
     the unknowns) give one, the pair of bounds as a thick bar where unknowns leave only
     bounds; never wins / decided deals.  ``references`` (label -> rate, 0-1) are drawn as
-    dashed vertical lines, e.g. figures a source reports."""
-    runs = runs_of(df)
+    dashed vertical lines, e.g. figures a source reports.  ``df``: per-deal rows, or a table of
+    summaries (one run a row)."""
+    runs = runs_of(df, "winrate")
     fig, (ax,) = _figure(8, 1.3 + 0.6 * len(runs))
     summaries = [r.summary for r in runs]
     ranges = [tuple(_percent(_rate_range(s))) for s in summaries]
@@ -443,6 +483,19 @@ def effort(df: pd.DataFrame, title: str | None = None) -> Figure:
 MEAN_NOTE = "95% intervals: mean ± 1.96 standard errors over the deals of each run."
 
 
+def _mean_of(run: Run, column: str) -> tuple[float, float, float]:
+    """A run's mean of ``column`` with its 95% interval: over its rows, or from its summary
+    where the run is a summary only."""
+    if not run.rows.empty:
+        return mean_interval(run.rows[column])
+    s = run.summary
+    if column == "score":
+        return s.mean_score, s.score_low, s.score_high
+    if column not in s.means:
+        raise PlotError(f"the summary of {run.label or run.key[1]} has no mean_{column}")
+    return s.means[column]
+
+
 def means(df: pd.DataFrame, columns: Sequence[str] | Mapping[str, str] | None = None,
           title: str | None = None) -> Figure:
     """The mean per deal of numeric columns, one panel per column, each run's mean with its 95%
@@ -451,23 +504,31 @@ def means(df: pd.DataFrame, columns: Sequence[str] | Mapping[str, str] | None = 
     default: the game's summary columns the rows hold (``Game.summary_means``, named by
     ``Game.column_names``), each quantity once (a column equal to an earlier one on every deal,
     as the thoughtful solver's ``thoughtful_score`` is its ``expected_score``, is left out),
-    else ``score``."""
-    runs = runs_of(df)
+    else ``score``.  ``df``: per-deal rows, or a table of summaries (one run a row, its means
+    in ``mean_<column>``, ``_low``, ``_high``: ``Summary.as_row``)."""
+    runs = runs_of(df, "means")
     game = get_game(runs[0].key[0])
+    summaries = is_summaries(df)
+
+    def held(c: str) -> str:  # where a column's means are read: the rows, or mean_<column>
+        return c if not summaries else "mean_score" if c == "score" else f"mean_{c}"
+
     if columns is None:
-        present = [c for c in game.summary_means if c in df.columns and df[c].notna().any()]
+        present = [c for c in game.summary_means
+                   if held(c) in df.columns and df[held(c)].notna().any()]
         distinct = [c for i, c in enumerate(present)
-                    if not any(df[c].astype(float).equals(df[e].astype(float))
+                    if not any(df[held(c)].astype(float).equals(df[held(e)].astype(float))
                                for e in present[:i])]
         columns = {c: game.column_names.get(c, c) for c in distinct} or {"score": "score"}
     labels = dict(columns) if isinstance(columns, Mapping) else {c: c for c in columns}
-    missing = [c for c in labels if c not in df.columns]
+    missing = [held(c) for c in labels if held(c) not in df.columns]
     if missing:
-        raise PlotError(f"the rows have no column(s) {', '.join(missing)}")
+        raise PlotError(f"the {'summaries' if summaries else 'rows'} have no column(s) "
+                        f"{', '.join(missing)}")
     fig, axes = _figure(8, len(labels) * (1.2 + 0.5 * len(runs)), panels=len(labels),
                         stacked=True)
     for ax, (column, label) in zip(axes, labels.items()):
-        intervals = [mean_interval(run.rows[column]) for run in runs]
+        intervals = [_mean_of(run, column) for run in runs]
         _interval_rows(ax, runs, intervals, [_wrapped(r.label) for r in runs])
         for yi, (mean, _, _) in zip(np.arange(len(runs))[::-1], intervals):
             ax.annotate(f"{mean:.4g}", (mean, yi), xytext=(0, 7), textcoords="offset points",
@@ -520,8 +581,25 @@ def default_stem(kind: str, files: Sequence[str | os.PathLike],
 
 def plot_files(kind: str, files: Sequence[str | os.PathLike],
                out: str | os.PathLike | None = None) -> list[Path]:
-    """Draw one kind of figure from run files and save it (PNG and SVG); returns the paths."""
+    """Draw one kind of figure from run files and save it (PNG and SVG); returns the paths.
+    Files ending in ``.csv`` are tables of summaries (``summary --csv``, a results table such
+    as results/impossible/players.csv), which draw ``winrate`` and ``means``."""
     if kind not in PLOTS:
         raise PlotError(f"unknown plot kind {kind!r}: choose one of {', '.join(KINDS)}")
-    fig = PLOTS[kind](read_runs(files))
+    tables = [f for f in files if str(f).lower().endswith(".csv")]
+    if tables and len(tables) < len(files):
+        raise PlotError("give either run files or tables of summaries (.csv), not both")
+    if tables:
+        try:
+            df = pd.concat([pd.read_csv(f) for f in tables], ignore_index=True)
+        except (OSError, ValueError) as err:
+            raise PlotError(f"cannot read {tables[0]}: {err}") from None
+        if not is_summaries(df):
+            missing = [c for c in SUMMARY_COLUMNS if c not in df.columns]
+            raise PlotError(f"{tables[0]} is not a table of summaries (no column(s) "
+                            f"{', '.join(missing) or 'of one'}; `winnable summary --csv` writes "
+                            "one)")
+        fig = PLOTS[kind](df)
+    else:
+        fig = PLOTS[kind](read_runs(files))
     return save(fig, default_stem(kind, files, out))

@@ -19,7 +19,7 @@ over a run with unknowns is a lower bound (an unknown deal carries the best scor
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -332,6 +332,44 @@ class Summary:
             row[f"mean_{name}_low"] = low
             row[f"mean_{name}_high"] = high
         return row
+
+    @classmethod
+    def from_row(cls, row: Mapping) -> "Summary":
+        """A summary back from its flat row (``as_row``; a row of ``summary --csv`` or of a
+        results table such as results/impossible/players.csv): the counts, the rate (from the
+        counts and the sample, ``rate_of_row``), the mean score and the means of the extra
+        columns.  The score distribution is not in the row, so ``score_counts`` is empty.
+
+        Examples:
+            >>> import pandas as pd
+            >>> from winnable import summarize
+            >>> rows = pd.DataFrame({"game": "addario", "solver": "thoughtful", "variant":
+            ...                      "default", "seed": [1, 2], "outcome": ["win", "loss"],
+            ...                      "score": [52, 40]})
+            >>> (s,) = summarize(rows)
+            >>> back = Summary.from_row(s.as_row())
+            >>> (back.wins, back.losses, back.mean_score) == (s.wins, s.losses, s.mean_score)
+            True
+        """
+        get = row.get if hasattr(row, "get") else row.__getitem__
+
+        def seed(name):
+            value = get(name, None)
+            return None if value is None or value != value else int(value)
+
+        names = [c[len("mean_"):-len("_low")] for c in row.keys()
+                 if c.startswith("mean_") and c.endswith("_low") and c != "mean_score_low"]
+        means = {name: tuple(float(get(f"mean_{name}{end}")) for end in ("", "_low", "_high"))
+                 for name in names if f"mean_{name}" in row.keys()}
+        return cls(game=str(get("game")), solver=str(get("solver")),
+                   variant=str(get("variant")), deals=int(get("deals")),
+                   wins=int(get("wins")), losses=int(get("losses")),
+                   unknowns=int(get("unknowns")), rate=rate_of_row(row),
+                   mean_score=float(get("mean_score")), score_low=float(get("score_low")),
+                   score_high=float(get("score_high")), first_seed=seed("first_seed"),
+                   last_seed=seed("last_seed"), means=means,
+                   numbering=numbering if isinstance(numbering := get("numbering", None), str)
+                   else "winnable")
 
     def __repr__(self) -> str:
         return (f"<Summary {self.game} | {self.solver} | {self.variant}: "
