@@ -103,12 +103,7 @@ def runs_of(df: pd.DataFrame, figure: str = "") -> list[Run]:
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
         raise PlotError(f"not winnable run rows: missing column(s) {', '.join(missing)}")
-    if df.empty:
-        raise PlotError("no deals to plot")
-    games = list(dict.fromkeys(df["game"]))
-    if len(games) > 1:
-        raise PlotError(f"a figure shows the runs of one game, got {', '.join(games)}: plot each "
-                        "game's runs on its own")
+    _one_game(df, "deals")
     df = df if "options" in df.columns else df.assign(options="")
     df = df if "numbering" in df.columns else df.assign(numbering=WINNABLE)
     runs = []
@@ -122,14 +117,19 @@ def runs_of(df: pd.DataFrame, figure: str = "") -> list[Run]:
     return _label(runs)
 
 
-def _runs_of_summaries(df: pd.DataFrame) -> list[Run]:
-    """One run a summary row (no per-deal rows: ``Run.rows`` is empty)."""
+def _one_game(df: pd.DataFrame, what: str) -> None:
+    """Refuse rows of no run (``what``: deals or runs) or of several games."""
     if df.empty:
-        raise PlotError("no runs to plot")
+        raise PlotError(f"no {what} to plot")
     games = list(dict.fromkeys(df["game"]))
     if len(games) > 1:
         raise PlotError(f"a figure shows the runs of one game, got {', '.join(games)}: plot each "
                         "game's runs on its own")
+
+
+def _runs_of_summaries(df: pd.DataFrame) -> list[Run]:
+    """One run a summary row (no per-deal rows: ``Run.rows`` is empty)."""
+    _one_game(df, "runs")
     runs = []
     for _, row in df.iterrows():
         summary = Summary.from_row(row)

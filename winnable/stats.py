@@ -341,15 +341,12 @@ class Summary:
         columns.  The score distribution is not in the row, so ``score_counts`` is empty.
 
         Examples:
-            >>> import pandas as pd
-            >>> from winnable import summarize
-            >>> rows = pd.DataFrame({"game": "addario", "solver": "thoughtful", "variant":
-            ...                      "default", "seed": [1, 2], "outcome": ["win", "loss"],
-            ...                      "score": [52, 40]})
-            >>> (s,) = summarize(rows)
-            >>> back = Summary.from_row(s.as_row())
-            >>> (back.wins, back.losses, back.mean_score) == (s.wins, s.losses, s.mean_score)
-            True
+            >>> from winnable.stats import Summary
+            >>> row = {"game": "addario", "solver": "thoughtful", "variant": "default",
+            ...        "deals": 2, "wins": 1, "losses": 0, "unknowns": 1, "mean_score": 46.0,
+            ...        "score_low": 34.2, "score_high": 57.8}
+            >>> Summary.from_row(row)
+            <Summary addario | thoughtful | default: 50.000% to 100.000% (bounds) [9.453, 100.000] of 2 deals>
         """
         get = row.get if hasattr(row, "get") else row.__getitem__
 
