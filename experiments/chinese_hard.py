@@ -38,6 +38,15 @@ COLUMN_TYPES = {"nodes": "Int64", "nodes_without": "Int64", "peak_mb": "Int64",
                 "cpu_s": "Float64"}
 
 
+def parse_deals(text: str) -> list[int]:
+    """--deals: deal numbers separated by commas (else a one-line error)."""
+    try:
+        return [int(d) for d in text.split(",") if d.strip()]
+    except ValueError:
+        raise SystemExit(f"--deals: expected deal numbers separated by commas, got "
+                         f"{text!r}") from None
+
+
 def search(seed: int, budget: int, memory_mb: int, learn: bool, timeout: float,
            out: Path, stored_only: bool = False) -> dict:
     """One search in a process of its own; its record (stored in ``out``).  With
@@ -96,11 +105,7 @@ def main() -> None:
     parser.add_argument("--results-dir", default=str(ROOT / "results"))
     args = parser.parse_args()
     scripts_stop_in_one_line()
-    try:
-        deals = [int(d) for d in args.deals.split(",") if d.strip()]
-    except ValueError:
-        raise SystemExit(f"--deals: expected deal numbers separated by commas, got "
-                         f"{args.deals!r}") from None
+    deals = parse_deals(args.deals)
     where = Path(args.runs_dir) / "hard"
     rows = []
     for seed in deals:

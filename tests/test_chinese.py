@@ -374,6 +374,38 @@ def test_the_search_counts_its_classes_and_those_below_which_a_card_turned():
     assert 0 < turning < classes
 
 
+
+@pytest.mark.slow  # a search with a probe is a specialization of its own: minutes to compile
+@pytest.mark.parametrize("seed, rules", [(1, CS.ALL), (196, CS.ALL & ~CS.CRITICAL)])
+def test_a_probe_counts_the_search_without_changing_it(seed, rules):
+    """``search.Probe`` (read by experiments/chinese_hard_phases.py): the search with a probe
+    is the search without one (outcome, nodes, line), every successor played is counted once
+    by its phase, and the region records close as the search does: on the won deal 1 those of
+    the winning line's roots are left open (one a depth, one of them in the end game), on the
+    lost deal 196 every record is closed lost."""
+    pos = P.new_position(GAME.deal(seed))
+    plain = search(pos, False, "any", rules, 2_000_000)
+    TABLE.begin_deal()
+    stamp = TABLE.begin_search()
+    probe = CS.new_probe()
+    model = model_of(pos, False) if rules & CS.CRITICAL else C.no_model()
+    outcome, _, nodes, length = CS.search(pos, False, False, rules, 2_000_000, TABLE.keys,
+                                          TABLE.stamps, TABLE.deal_first, stamp, WORKSPACE,
+                                          model, 0, 0, probe)
+    probed = (OUTCOME_NAMES[int(outcome)], nodes, [int(m) for m in WORKSPACE.line[:length]])
+    assert probed == plain
+    assert probe.played.sum() == nodes
+    records = probe.records[:probe.count[0]]
+    if seed == 1:
+        open_ = records[records[:, 3] == -1]
+        assert outcome == WIN and probe.played[1, 0] > 0
+        assert len(open_) > 1 and len(set(open_[:, 0])) == len(open_)
+        assert (open_[:, 5] == CS.phase_code(1, 0)).sum() == 1
+    else:
+        assert outcome == LOSS and (records[:, 3] == LOST).all()
+    assert probe.count[1] == probe.entered[1, 0]
+
+
 WITHOUT_CRITICAL = CS.ALL & ~CS.CRITICAL
 
 

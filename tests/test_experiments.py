@@ -277,3 +277,17 @@ def test_the_impossible_versions_check_finds_flips_and_confirms_losses(monkeypat
     assert flips == [3] and dropped == [2]
     verdicts = confirm_losses([LOST_DEAL, 1], {}, 20_000)
     assert verdicts[LOST_DEAL] == "loss" and verdicts[1] == "win"
+
+
+def test_hard_phases_bands_cover_every_phase_once(monkeypatch):
+    """experiments/chinese_hard_phases.py: the bands of face-down cards after the stock, with
+    the phase before it, count every successor once."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    import numpy as np
+    from chinese_hard_phases import band_table
+
+    played = np.arange(2 * 19, dtype=np.int64).reshape(2, 19)
+    bands = band_table(played)
+    assert bands.successors.sum() == played.sum()
+    assert bands.successors.iloc[0] == played[0].sum()
+    assert bands.successors.iloc[1] == played[1, 0] and "end game" in bands.phase.iloc[1]

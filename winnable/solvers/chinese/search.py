@@ -179,6 +179,102 @@ class Workspace(NamedTuple):
     critical: np.ndarray      # int64[2]: critical-path tests run, and nodes they proved lost
 
 
+
+class Probe(NamedTuple):
+    """Where a search spends its nodes, for measurement only (``search(..., probe=Probe)``;
+    ``experiments/chinese_hard_phases.py``).  Without a probe (the default) Numba prunes every
+    branch that reads it, so the searches of the solver compile to the same code as before.
+
+    A position's *phase* is (stock dealt?, face-down cards left), coded ``phase_code``; the
+    *end game* is the phase (dealt, 0): every card known and no stock left.  A *region root* is
+    a node of the search whose phase is not its parent's (or the search's own start): below it,
+    down to the next roots, no card turns and the stock is not dealt.  Counters accumulate
+    over searches (the caller zeroes them)."""
+    played: np.ndarray    # int64[2, FACE_DOWN + 1]: successors played, by the phase reached
+    entered: np.ndarray   # int64[2, FACE_DOWN + 1]: nodes entered (new to this search's table)
+    skipped: np.ndarray   # int64[3, 2, FACE_DOWN + 1]: successors not entered, by phase: the
+                          # table holds them LOST, holds them otherwise, ``dead_end`` cut them
+    enclosing: np.ndarray  # int64[MAX_DEPTH]: the record of the region root above or at the
+                           # node of that depth, or -1 (past the records)
+    records: np.ndarray   # int64[n, 6]: per region root entered: its depth, its key's first
+                          # word, nodes played below it, its final state (-1: left open), the
+                          # deepest node below it in its region (relative), its phase code
+    keys: np.ndarray      # uint64[m]: the first key word of every end-game node entered
+    count: np.ndarray     # int64[2]: records and keys written (past the arrays: counted only)
+
+
+FACE_DOWN = 18  # face-down cards in a deal (3 + 4 + 5 + 6)
+
+
+def new_probe(records: int = 1 << 21, keys: int = 1 << 22) -> Probe:
+    z = np.zeros
+    return Probe(z((2, FACE_DOWN + 1), np.int64), z((2, FACE_DOWN + 1), np.int64),
+                 z((3, 2, FACE_DOWN + 1), np.int64), np.full(MAX_DEPTH, -1, np.int64),
+                 z((records, 6), np.int64), z(keys, np.uint64), z(2, np.int64))
+
+
+@kernel
+def _phase(pos):
+    down = 0
+    for p in range(R.PILES):
+        down += pos.down[p]
+    return pos.misc[R.STOCK_DEALT], down
+
+
+def phase_code(dealt, down):
+    """A phase as one number (``Probe.records``' last column)."""
+    return dealt * (FACE_DOWN + 1) + down
+
+
+@kernel
+def _probe_enter(probe, pos, depth, nodes):
+    """Node ``depth`` entered: count it, and open a record if it is a region root."""
+    dealt, down = _phase(pos)
+    code = dealt * (FACE_DOWN + 1) + down
+    probe.entered[dealt, down] += 1
+    if dealt == 1 and down == 0:
+        k = probe.count[1]
+        if k < probe.keys.shape[0]:
+            probe.keys[k] = pos.key[0]
+        probe.count[1] = k + 1
+    above = probe.enclosing[depth - 1] if depth > 0 else -1
+    if depth > 0 and (above < 0 or probe.records[above, 5] == code):
+        probe.enclosing[depth] = above
+        if above >= 0:
+            probe.records[above, 4] = max(probe.records[above, 4],
+                                          depth - probe.records[above, 0])
+        return
+    r = probe.count[0]
+    probe.count[0] = r + 1
+    probe.enclosing[depth] = r if r < probe.records.shape[0] else -1
+    if r < probe.records.shape[0]:
+        probe.records[r, 0] = depth
+        probe.records[r, 1] = np.int64(pos.key[0])
+        probe.records[r, 2] = -nodes
+        probe.records[r, 3] = -1
+        probe.records[r, 4] = 0
+        probe.records[r, 5] = code
+
+
+@kernel
+def _probe_leave(probe, depth, nodes, state):
+    """Node ``depth`` searched to the end with ``state``: close its record if it is a root."""
+    r = probe.enclosing[depth]
+    if r >= 0 and probe.records[r, 0] == depth:
+        probe.records[r, 2] += nodes
+        probe.records[r, 3] = state
+
+
+@kernel
+def _probe_close(probe, depth, nodes):
+    """The search stopped (won, or out of budget) with nodes 0..``depth`` on the line: their
+    records stay open (state -1) with the nodes played below them so far."""
+    for d in range(depth + 1):
+        r = probe.enclosing[d]
+        if r >= 0 and probe.records[r, 0] == d:
+            probe.records[r, 2] += nodes
+
+
 def new_workspace(max_members: int = MAX_MEMBERS, pool: int = MEMBER_POOL) -> Workspace:
     """The buffers; ``max_members`` (a power of two) bounds the members of one class and
     ``pool`` those of the classes on the line (the tests make them small to reach them)."""
@@ -917,11 +1013,12 @@ def critical_dead(pos, model):
 
 @kernel
 def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, stamp, ws,
-           model, learn_after, jitter=0):
+           model, learn_after, jitter=0, probe=None):
     """Search from ``pos`` (restored on return) with the reductions of ``rules``.  Returns
     (outcome, best score, successors played, line length); a won line is left in ``ws.line``,
     and a line that reaches the best score in ``ws.best_line[:ws.best_length[0]]`` (every
-    move of the search's line is a legal move, class moves included)."""
+    move of the search's line is a legal move, class moves included).  ``probe``: a ``Probe``
+    to count where the nodes go (measurement only), or None."""
     ws.best_length[0] = 0
     if pos.misc[R.SCORE] == R.N_CARDS:
         return WIN, pos.misc[R.SCORE], 0, 0
@@ -947,6 +1044,8 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
     ws.segment[0] = n
     ws.count[0] = expand(pos, easy, sequence_blocks, rules, ws, 0, jitter)
     ws.nxt[0] = 0
+    if probe is not None:
+        _probe_enter(probe, pos, 0, 0)
     best = pos.misc[R.SCORE]
     nodes = 0
     outcome = LOSS
@@ -977,6 +1076,9 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             ws.played[n] = ws.succ_move[depth, i]
             n += 1
             nodes += 1
+            if probe is not None:
+                dealt, down = _phase(pos)
+                probe.played[dealt, down] += 1
             if pos.misc[R.SCORE] > best:
                 best = pos.misc[R.SCORE]
                 for j in range(n):
@@ -1007,6 +1109,11 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 skip = True
                 tt_store(keys, stamps, pos.key[0], pos.key[1], LOST, deal_first, stamp)
             if skip:
+                if probe is not None:
+                    dealt, down = _phase(pos)
+                    why = 2 if seen < 0 else (
+                        0 if tt_state(keys, stamps, seen, deal_first, stamp) == LOST else 1)
+                    probe.skipped[why, dealt, down] += 1
                 unplay_to(pos, ws.played, ws.tokens, n, start)
                 continue
             depth += 1
@@ -1020,6 +1127,8 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             ws.proven[depth] = False
             ws.nxt[depth] = 0
             ws.count[depth] = expand(pos, easy, sequence_blocks, rules, ws, depth, jitter)
+            if probe is not None:
+                _probe_enter(probe, pos, depth, nodes)
         elif ws.rest[depth]:
             ws.rest[depth] = False
             ws.nxt[depth] = 0
@@ -1039,6 +1148,8 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
             state = VISITED if ws.leaning[depth] else LOST
             if s >= 0:
                 tt_set_state(keys, stamps, s, state, stamp)
+            if probe is not None:
+                _probe_leave(probe, depth, nodes, state)
             if rules & MEMBERS:
                 _mark_members(keys, stamps, ws, depth, state, deal_first, stamp, s >= 0)
             if depth > 0 and ws.leaning[depth]:
@@ -1053,5 +1164,7 @@ def search(pos, easy, sequence_blocks, rules, budget, keys, stamps, deal_first, 
                 unplay_to(pos, ws.played, ws.tokens, ws.segment[depth + 1], ws.segment[depth])
             else:
                 unplay_to(pos, ws.played, ws.tokens, ws.segment[0], 0)
+    if probe is not None and depth >= 0:
+        _probe_close(probe, depth, nodes)
     P.set_symmetry(pos, symmetric)
     return outcome, best, nodes, length

@@ -108,6 +108,7 @@ class Thoughtful:
         self.occupant = np.zeros(2 * R.N_CARDS, dtype=np.int64)
         self._strategy = None
         self._triples = None  # h^3's buffers, made when first needed
+        self.probe = None  # a ``search.Probe`` the searches count into (measurement only)
         if settings.beam > 0:
             self.beam = B.new_beam(settings.beam)
             self.beam_table = TranspositionTable(BEAM_MEMORY_MB)
@@ -312,9 +313,10 @@ class _Searches:
             if self.finished:
                 break
             stamp = table.begin_search()
+            probe = () if solver.probe is None else (solver.probe,)
             outcome, score, nodes, length = CS.search(
                 self.pos, self.easy, solver.sequence, rules, size, table.keys, table.stamps,
-                table.deal_first, stamp, ws, model, s.learn_after, self.jitter)
+                table.deal_first, stamp, ws, model, s.learn_after, self.jitter, *probe)
             self.spent += nodes
             if score > self.best:
                 self.best = score
