@@ -2,7 +2,8 @@
 written apart from it (issue 61 item 4).
 
 The deals: those that results/chinese/catalogue_winnable.csv grades ``lost`` under the strict
-rules (deals ``--first``-``--last`` of 1-10,000), each solved again by the engine at the default
+rules (deals ``--first``-``--last`` of 1-10,000), and with ``--run`` those lost in a thoughtful
+strict run (deals beyond 10,000: raise ``--last``), each solved again by the engine at the default
 settings (``get_game("chinese").solve(seed)``), which must say "loss".  Each is then searched by
 tests/reference/chinese_plain.py (its own move generator, every reachable position visited
 once, no reduction but pile symmetry) with at most ``--limit`` positions: per deal the
@@ -32,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from common import ROOT
-from winnable import get_game
+from winnable import get_game, read_runs
 from winnable.report import markdown
 from winnable.stopping import scripts_stop_in_one_line
 
@@ -44,11 +45,26 @@ COLUMNS = ["deal", "engine", "engine_nodes", "engine_s", "plain", "positions", "
            "peak_mb", "limit"]
 
 
-def lost_deals(first: int, last: int) -> list[int]:
-    """The strict deals of the catalogue graded lost, first-last."""
-    catalogue = pd.read_csv(ROOT / "results" / "chinese" / "catalogue_winnable.csv")
+CATALOGUE = "results/chinese/catalogue_winnable.csv"
+
+
+def lost_deals(first: int, last: int, run: str | None = None) -> list[int]:
+    """The strict deals first-last graded lost in the catalogue (deals 1-10,000), and with
+    ``run`` (a thoughtful run file of the strict rules, e.g. of a million deals) those lost in
+    that run too: the deals a checkpoint already holds stay in the tables."""
+    catalogue = pd.read_csv(ROOT / CATALOGUE)
     lost = catalogue[(catalogue["strict"] == "lost") & catalogue["seed"].between(first, last)]
-    return [int(s) for s in lost["seed"]]
+    deals = {int(s) for s in lost["seed"]}
+    if run is not None:
+        rows = read_runs([run], columns=["seed", "outcome"])
+        runs = rows[["game", "solver", "variant", "numbering"]].drop_duplicates()
+        if len(runs) != 1 or tuple(runs.iloc[0]) != ("chinese", "thoughtful", "default",
+                                                     "winnable"):
+            raise SystemExit(f"error: --run {run}: expected one Chinese thoughtful run of the "
+                             "strict rules (default) in the project's numbering")
+        lost = rows[(rows["outcome"] == "loss") & rows["seed"].between(first, last)]
+        deals |= {int(s) for s in lost["seed"]}
+    return sorted(deals)
 
 
 def peak_mb() -> int:
@@ -79,6 +95,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--last", type=int, default=10_000)
+    parser.add_argument("--run", default=None,
+                        help="also the deals lost in this thoughtful strict run file (e.g. "
+                             "deals beyond the catalogue's 10,000; raise --last)")
     parser.add_argument("--limit", type=int, default=1 << 21,
                         help="positions at most per deal (2^21: the plain search's table of "
                              "2^22 positions half full, about 300 MB)")
@@ -96,7 +115,7 @@ def main() -> None:
     checkpoint = Path(args.runs_dir) / "chinese_plain_losses.csv"
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
     done = pd.read_csv(checkpoint) if checkpoint.exists() else pd.DataFrame(columns=COLUMNS)
-    deals = lost_deals(args.first, args.last)
+    deals = lost_deals(args.first, args.last, args.run)
     engine = done.dropna(subset=["engine"])[["deal", "engine", "engine_nodes", "engine_s"]]
     missing = [s for s in deals if s not in set(engine["deal"])]
     if missing:
@@ -150,7 +169,8 @@ def write(table: pd.DataFrame, args: argparse.Namespace, resumed: int) -> None:
         + (f", resuming runs/chinese_plain_losses.csv ({resumed} deals searched before)"
            if resumed else "") + ".",
         "",
-        f"- Deals graded lost (strict) in results/chinese/catalogue_winnable.csv, "
+        f"- Deals graded lost (strict) in {CATALOGUE}"
+        + (f" or lost in the run {args.run}" if args.run else "") + ", "
         f"{args.first:,}-{args.last:,}: {len(table):,}; the engine (default settings) says "
         f"loss on {int((table['engine'] == 'loss').sum()):,}"
         + (f", not on {', '.join(map(str, engine_not_lost['deal']))}" if len(engine_not_lost)

@@ -291,3 +291,25 @@ def test_hard_phases_bands_cover_every_phase_once(monkeypatch):
     assert bands.successors.sum() == played.sum()
     assert bands.successors.iloc[0] == played[0].sum()
     assert bands.successors.iloc[1] == played[1, 0] and "end game" in bands.phase.iloc[1]
+
+
+def test_the_plain_loss_check_takes_lost_deals_from_a_run_too(tmp_path, monkeypatch):
+    """experiments/chinese_plain_losses.py --run: the deals lost in a strict thoughtful run
+    join the catalogue's (so a checkpoint's deals stay); any other run is refused in one line."""
+    from winnable import solve_batch
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "experiments"))
+    from chinese_plain_losses import lost_deals
+
+    options = {"budget": 1000, "strategy": 0, "triples": 0}
+    strict, easy = tmp_path / "strict.parquet", tmp_path / "easy.parquet"
+    rows = solve_batch("chinese", n=15, start=10_035, options=options, workers=1, out=strict,
+                       progress=False)
+    solve_batch("chinese", n=2, start=10_035, variant={"easy": True}, options=options,
+                workers=1, out=easy, progress=False)
+    run_lost = sorted(int(s) for s in rows.seed[rows.outcome == "loss"])
+    assert run_lost, "no lost deal among 10,035-10,049: choose other deals"
+    catalogue = lost_deals(9_801, 10_049)
+    assert catalogue and max(catalogue) <= 10_000
+    assert lost_deals(9_801, 10_049, str(strict)) == sorted(catalogue + run_lost)
+    with pytest.raises(SystemExit, match="expected one Chinese thoughtful run of the strict"):
+        lost_deals(1, 10, str(easy))
