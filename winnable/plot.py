@@ -90,12 +90,12 @@ def is_summaries(df: pd.DataFrame) -> bool:
     return "seed" not in df.columns and all(c in df.columns for c in SUMMARY_COLUMNS)
 
 
-def runs_of(df: pd.DataFrame, figure: str = "") -> list[Run]:
+def runs_of(df: pd.DataFrame, summaries_ok: bool = False) -> list[Run]:
     """Split per-deal rows into runs (game, solver, rules and the ``options`` column if there is
-    one), in the order they first appear.  A figure shows one game.  Given ``figure`` (its
-    name), a table of summaries is also accepted, one run a row: that figure draws only what a
-    summary holds (win rates, means)."""
-    if figure and is_summaries(df):
+    one), in the order they first appear.  A figure shows one game.  With ``summaries_ok`` (the
+    figures that draw only what a summary holds: win rates, means) a table of summaries is
+    accepted too, one run a row."""
+    if summaries_ok and is_summaries(df):
         return _label(_runs_of_summaries(df))
     if is_summaries(df):
         raise PlotError("this figure needs per-deal rows (a run's file), not a table of "
@@ -343,7 +343,7 @@ def winrate(df: pd.DataFrame, title: str | None = None,
     bounds; never wins / decided deals.  ``references`` (label -> rate, 0-1) are drawn as
     dashed vertical lines, e.g. figures a source reports.  ``df``: per-deal rows, or a table of
     summaries (one run a row)."""
-    runs = runs_of(df, "winrate")
+    runs = runs_of(df, summaries_ok=True)
     fig, (ax,) = _figure(8, 1.3 + 0.6 * len(runs))
     summaries = [r.summary for r in runs]
     ranges = [tuple(_percent(_rate_range(s))) for s in summaries]
@@ -506,7 +506,7 @@ def means(df: pd.DataFrame, columns: Sequence[str] | Mapping[str, str] | None = 
     as the thoughtful solver's ``thoughtful_score`` is its ``expected_score``, is left out),
     else ``score``.  ``df``: per-deal rows, or a table of summaries (one run a row, its means
     in ``mean_<column>``, ``_low``, ``_high``: ``Summary.as_row``)."""
-    runs = runs_of(df, "means")
+    runs = runs_of(df, summaries_ok=True)
     game = get_game(runs[0].key[0])
     summaries = is_summaries(df)
 
